@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { PlanConfig, PlanQuotas, QuotaPeriod } from '../config.ts';
+import type { Database, PlansTable } from '../store/schema.ts';
+
+/** Writes the configured plans into the database so subscriptions can reference them. */
+export async function syncPlans(db: Kysely<Database>, plans: PlanConfig[], now = new Date()): Promise<void> {
+  for (const plan of plans) {
+    const row = {
+      period: plan.period,
+      quota_webhooks: plan.quotas.webhooks,
+      quota_addresses: plan.quotas.addresses,
+      quota_requests: plan.quotas.requests,
+      quota_transactions: plan.quotas.transactions,
+      updated_at: now.toISOString(),
+    };
+    await db
+      .insertInto('plans')
+      .values({ name: plan.name, ...row })
+      .onConflict((oc) => oc.column('name').doUpdateSet(row))
+      .execute();
+  }
+}
+
+export function planFromRow(row: PlansTable): PlanConfig {
+  return {
+    name: row.name,
+    period: row.period as QuotaPeriod,
+    quotas: {
+      webhooks: row.quota_webhooks,
+      addresses: row.quota_addresses,
+      requests: row.quota_requests,
+      transactions: row.quota_transactions,
+    },
+  };
+}
+
+export type QuotaKind = keyof PlanQuotas;

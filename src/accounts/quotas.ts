@@ -1,0 +1,156 @@
+import type { Kysely } from 'kysely';
+import type { PlanConfig } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import type { Database } from '../store/schema.ts';
+import { nextPeriodStart, periodStart } from './periods.ts';
+import { planFromRow } from './plans.ts';
+
+/** Resources consumed per period. */
+export type MeteredResource = 'requests' | 'transactions';
+/** Resources counted while they exist (deleting one frees quota). */
+export type HeldResource = 'addresses' | 'webhooks';
+
+/** Counts a user's live rows of a held resource; registered by the module that owns the table. */
+export type HeldCounter = (db: Kysely<Database>, userId: string) => Promise<number>;
+
+export interface Reservation {
+  userId: string;
+  kind: MeteredResource;
+  periodStart: string;
+}
+
+const EXHAUSTED: Record<MeteredResource | HeldResource, string> = {
+  requests: 'Your request limit exceeded. Please upgrade your plan',
+  transactions: 'Your transaction limit exceeded. Please upgrade your plan',
+  addresses: 'Your address limit exceeded. Please upgrade your plan',
+  webhooks: 'Your webhook limit exceeded. Please upgrade your plan',
+};
+
+/**
+ * Plan quotas. Metered resources are reserved before the work and released if it fails, so concurrent
+ * requests can never overshoot a limit; held resources are counted from their own tables.
+ */
+export class QuotaService {
+  private readonly counters = new Map<HeldResource, HeldCounter>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  registerCounter(resource: HeldResource, counter: HeldCounter): void {
+    this.counters.set(resource, counter);
+  }
+
+  async planOf(userId: string, db: Kysely<Database> = this.db): Promise<PlanConfig> {
+    const row = await db
+      .selectFrom('subscriptions')
+      .innerJoin('plans', 'plans.name', 'subscriptions.plan')
+      .selectAll('plans')
+      .where('subscriptions.user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return planFromRow(row);
+  }
+
+  /** Takes one unit of `kind`, or throws the plan's limit error (429 with Retry-After for requests). */
+  async reserve(userId: string, kind: MeteredResource): Promise<Reservation> {
+    const plan = await this.planOf(userId);
+    const now = this.now();
+    const start = periodStart(plan.period, now).toISOString();
+    const limit = plan.quotas[kind];
+    if (limit !== null && limit <= 0) throw this.exhausted(kind, plan, now);
+    const taken = await this.db
+      .insertInto('quota_usage')
+      .values({ user_id: userId, period_start: start, [kind]: 1 })
+      .onConflict((oc) => {
+        const update = oc
+          .columns(['user_id', 'period_start'])
+          .doUpdateSet((eb) => ({ [kind]: eb(kind, '+', 1) }));
+        return limit === null ? update : update.where(`quota_usage.${kind}`, '<', limit);
+      })
+      .executeTakeFirst();
+    if (Number(taken.numInsertedOrUpdatedRows ?? 0n) === 0) throw this.exhausted(kind, plan, now);
+    return { userId, kind, periodStart: start };
+  }
+
+  /** Gives back a reserved unit when the work it paid for did not succeed. */
+  async release(reservation: Reservation): Promise<void> {
+    const { userId, kind, periodStart: start } = reservation;
+    await this.db
+      .updateTable('quota_usage')
+      .set((eb) => ({ [kind]: eb(kind, '-', 1) }))
+      .where('user_id', '=', userId)
+      .where('period_start', '=', start)
+      .where(kind, '>', 0)
+      .execute();
+  }
+
+  /** Runs `work` paid with one `transactions` unit, refunded if `work` throws. */
+  async withTransactionQuota<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const reservation = await this.reserve(userId, 'transactions');
+    try {
+      return await work();
+    } catch (error) {
+      await this.release(reservation);
+      throw error;
+    }
+  }
+
+  /**
+   * Throws the plan's limit error when one more `resource` would exceed it. Call it inside the database
+   * transaction that inserts the new row so concurrent creations are serialized by the database.
+   */
+  async assertCapacity(
+    userId: string,
+    resource: HeldResource,
+    db: Kysely<Database> = this.db,
+  ): Promise<void> {
+    const plan = await this.planOf(userId, db);
+    const limit = plan.quotas[resource];
+    if (limit === null) return;
+    if ((await this.countHeld(userId, resource, db)) >= limit)
+      throw this.exhausted(resource, plan, this.now());
+  }
+
+  /** What is left of each quota in the current period; null means unlimited. */
+  async remaining(
+    userId: string,
+  ): Promise<{ quotas: Record<MeteredResource | HeldResource, number | null>; resetsAt: Date }> {
+    const plan = await this.planOf(userId);
+    const now = this.now();
+    const usage = await this.db
+      .selectFrom('quota_usage')
+      .select(['requests', 'transactions'])
+      .where('user_id', '=', userId)
+      .where('period_start', '=', periodStart(plan.period, now).toISOString())
+      .executeTakeFirst();
+    const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+    return {
+      quotas: {
+        requests: left(plan.quotas.requests, usage?.requests ?? 0),
+        transactions: left(plan.quotas.transactions, usage?.transactions ?? 0),
+        addresses: left(plan.quotas.addresses, await this.countHeld(userId, 'addresses')),
+        webhooks: left(plan.quotas.webhooks, await this.countHeld(userId, 'webhooks')),
+      },
+      resetsAt: nextPeriodStart(plan.period, now),
+    };
+  }
+
+  private async countHeld(
+    userId: string,
+    resource: HeldResource,
+    db: Kysely<Database> = this.db,
+  ): Promise<number> {
+    const counter = this.counters.get(resource);
+    return counter ? counter(db, userId) : 0;
+  }
+
+  private exhausted(kind: MeteredResource | HeldResource, plan: PlanConfig, now: Date): ApiError {
+    if (kind !== 'requests') return new ApiError(422, EXHAUSTED[kind]);
+    const retryAfter = Math.max(
+      1,
+      Math.ceil((nextPeriodStart(plan.period, now).getTime() - now.getTime()) / 1000),
+    );
+    return new ApiError(429, EXHAUSTED.requests, [], { 'Retry-After': String(retryAfter) });
+  }
+}

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ApiError } from '../errors.ts';
+import type { Database } from '../store/schema.ts';
+import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
+
+export interface User {
+  id: string;
+  email: string;
+  createdAt: string;
+}
+
+export interface TokenInfo {
+  id: string;
+  prefix: string;
+  name: string;
+  email: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Users, their subscription and their API tokens. */
+export class UserDirectory {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly defaultPlan: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async createUser(email: string, plan = this.defaultPlan): Promise<User> {
+    const normalized = normalizeEmail(email);
+    const createdAt = this.now().toISOString();
+    const user = { id: randomUUID(), email: normalized, created_at: createdAt };
+    await this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', normalized)
+        .executeTakeFirst();
+      if (existing) throw new ApiError(409, `A user with email ${normalized} already exists`);
+      await assertPlanExists(trx, plan);
+      await trx.insertInto('users').values(user).execute();
+      await trx
+        .insertInto('subscriptions')
+        .values({
+          user_id: user.id,
+          plan,
+          status: 'active',
+          is_yearly: 0,
+          starts_at: createdAt,
+          updated_at: createdAt,
+        })
+        .execute();
+    });
+    return { id: user.id, email: normalized, createdAt };
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', normalizeEmail(email))
+      .executeTakeFirst();
+    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+  }
+
+  async findOrCreate(email: string): Promise<User> {
+    return (await this.findByEmail(email)) ?? this.createUser(email);
+  }
+
+  async listUsers(): Promise<(User & { plan: string })[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .innerJoin('subscriptions', 'subscriptions.user_id', 'users.id')
+      .select(['users.id', 'users.email', 'users.created_at', 'subscriptions.plan'])
+      .orderBy('users.created_at')
+      .execute();
+    return rows.map((r) => ({ id: r.id, email: r.email, createdAt: r.created_at, plan: r.plan }));
+  }
+
+  async setPlan(
+    userId: string,
+    change: { plan: string; yearly?: boolean; endsAt?: string | null; status?: string },
+  ): Promise<void> {
+    await assertPlanExists(this.db, change.plan);
+    await this.db
+      .updateTable('subscriptions')
+      .set({
+        plan: change.plan,
+        ...(change.yearly === undefined ? {} : { is_yearly: change.yearly ? 1 : 0 }),
+        ...(change.endsAt === undefined ? {} : { ends_at: change.endsAt }),
+        ...(change.status === undefined ? {} : { status: change.status }),
+        updated_at: this.now().toISOString(),
+      })
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
+  /** Creates a token and returns it; this is the only time the full token exists outside the caller. */
+  async createToken(userId: string, name = 'default'): Promise<{ id: string; token: string }> {
+    const { id, token, secretHash } = generateToken();
+    await this.db
+      .insertInto('api_tokens')
+      .values({ id, user_id: userId, name, secret_hash: secretHash, created_at: this.now().toISOString() })
+      .execute();
+    return { id, token };
+  }
+
+  /** Revokes by id or by its `swy_<id>` prefix. Returns false when no live token matched. */
+  async revokeToken(idOrPrefix: string): Promise<boolean> {
+    const id = idOrPrefix.startsWith('swy_') ? idOrPrefix.slice(4, 16) : idOrPrefix;
+    const result = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.now().toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async revokeAllTokens(userId: string): Promise<number> {
+    const result = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: this.now().toISOString() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async listTokens(userId?: string): Promise<TokenInfo[]> {
+    let query = this.db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .select([
+        'api_tokens.id',
+        'api_tokens.name',
+        'users.email',
+        'api_tokens.created_at',
+        'api_tokens.last_used_at',
+        'api_tokens.revoked_at',
+      ])
+      .orderBy('api_tokens.created_at');
+    if (userId !== undefined) query = query.where('api_tokens.user_id', '=', userId);
+    const rows = await query.execute();
+    return rows.map((r) => ({
+      id: r.id,
+      prefix: tokenPrefix(r.id),
+      name: r.name,
+      email: r.email,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+      revokedAt: r.revoked_at,
+    }));
+  }
+
+  /** Resolves a presented token to its user, or null when unknown, malformed or revoked. */
+  async authenticate(presented: string): Promise<{ userId: string; tokenId: string } | null> {
+    const parsed = parseToken(presented);
+    if (!parsed) return null;
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .select(['user_id', 'secret_hash', 'last_used_at'])
+      .where('id', '=', parsed.id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
+    await this.touchToken(parsed.id, row.last_used_at);
+    return { userId: row.user_id, tokenId: parsed.id };
+  }
+
+  /** Records use at most once a minute, so authentication is not a write per request. */
+  private async touchToken(id: string, lastUsedAt: string | null): Promise<void> {
+    const now = this.now();
+    if (lastUsedAt !== null && now.getTime() - Date.parse(lastUsedAt) < 60_000) return;
+    await this.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: now.toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+function normalizeEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (!EMAIL.test(trimmed) || trimmed.length > 254)
+    throw new ApiError(422, `"${email}" is not an email address`);
+  return trimmed;
+}
+
+async function assertPlanExists(db: Kysely<Database>, plan: string): Promise<void> {
+  const row = await db.selectFrom('plans').select('name').where('name', '=', plan).executeTakeFirst();
+  if (!row) throw new ApiError(422, `Unknown plan "${plan}"`);
+}

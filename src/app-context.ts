@@ -1,0 +1,23 @@
+import type { Registry as MetricsRegistry } from 'prom-client';
+import type { QuotaService } from './accounts/quotas.ts';
+import type { UserDirectory } from './accounts/users.ts';
+import type { ChainRegistry } from './chains/registry.ts';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import type { AccountService } from './services/accounts.ts';
+import type { FaucetDirectory } from './services/faucets.ts';
+import type { Store } from './store/store.ts';
+
+/** Everything the HTTP layer and the background roles share; built once in `createContext`. */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  registry: ChainRegistry;
+  users: UserDirectory;
+  quotas: QuotaService;
+  accounts: AccountService;
+  metrics: MetricsRegistry;
+  /** Present only in the sandbox. */
+  faucets: FaucetDirectory | null;
+}

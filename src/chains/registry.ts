@@ -1,0 +1,86 @@
+import type { Config, NodeEndpointConfig } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { type ChainAdapter, type ChainName, NETWORKS, type Network } from './types.ts';
+
+export const UNSUPPORTED_BLOCKCHAIN = 'Unsupported blockchain';
+
+/** What a chain family needs to build the adapter of one chain on one network. */
+export interface AdapterContext {
+  chain: ChainName;
+  network: Network;
+  endpoints: NodeEndpointConfig[];
+  timeoutMs: number;
+  retries: number;
+  logger: Logger;
+}
+
+/** Builds an adapter; returns null when the chain has no endpoints for that network. */
+export type AdapterFactory = (context: AdapterContext) => ChainAdapter | null;
+
+/** Chain name -> adapter per network. Routes ask it for the adapter of the request's chain and network. */
+export class ChainRegistry {
+  private readonly adapters = new Map<string, ChainAdapter>();
+
+  register(adapter: ChainAdapter): void {
+    const key = `${adapter.chain}:${adapter.network}`;
+    if (this.adapters.has(key)) throw new Error(`adapter for ${key} registered twice`);
+    this.adapters.set(key, adapter);
+  }
+
+  /** True when the chain has an adapter on at least one network. */
+  supports(chain: string): boolean {
+    return NETWORKS.some((network) => this.adapters.has(`${chain}:${network}`));
+  }
+
+  chains(): ChainName[] {
+    return [...new Set([...this.adapters.values()].map((a) => a.chain))];
+  }
+
+  networksOf(chain: ChainName): Network[] {
+    return NETWORKS.filter((network) => this.adapters.has(`${chain}:${network}`));
+  }
+
+  /** The adapter, or the API's 404 `Unsupported blockchain` when the chain or network is not served. */
+  get<T extends ChainAdapter = ChainAdapter>(chain: string, network: Network): T {
+    const adapter = this.adapters.get(`${chain}:${network}`);
+    if (!adapter) {
+      const message = this.supports(chain)
+        ? `${chain} ${network} is not configured on this gateway`
+        : UNSUPPORTED_BLOCKCHAIN;
+      throw new ApiError(404, message);
+    }
+    return adapter as T;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.adapters.values()].map((a) => a.close()));
+    this.adapters.clear();
+  }
+}
+
+/** Builds the registry from the configured endpoints and the chain families this build knows. */
+export function buildRegistry(
+  config: Config,
+  logger: Logger,
+  factories: Partial<Record<ChainName, AdapterFactory>>,
+  defaults: Partial<Record<ChainName, Partial<Record<Network, NodeEndpointConfig[]>>>> = {},
+): ChainRegistry {
+  const registry = new ChainRegistry();
+  for (const [chain, factory] of Object.entries(factories) as [ChainName, AdapterFactory][]) {
+    for (const network of NETWORKS) {
+      const endpoints = config.endpoints[chain]?.[network] ?? defaults[chain]?.[network] ?? [];
+      if (endpoints.length === 0) continue;
+      const adapter = factory({
+        chain,
+        network,
+        endpoints,
+        timeoutMs: config.nodeTimeoutMs,
+        retries: config.nodeRetries,
+        logger: logger.child({ chain, network }),
+      });
+      if (adapter) registry.register(adapter);
+    }
+  }
+  return registry;
+}

@@ -1,0 +1,54 @@
+import { syncPlans } from './accounts/plans.ts';
+import { QuotaService } from './accounts/quotas.ts';
+import { UserDirectory } from './accounts/users.ts';
+import type { AppContext } from './app-context.ts';
+import { type AdapterFactory, buildRegistry } from './chains/registry.ts';
+import type { ChainName } from './chains/types.ts';
+import type { Config } from './config.ts';
+import { createMetricsRegistry } from './http/metrics.ts';
+import type { Logger } from './logger.ts';
+import { AccountService } from './services/accounts.ts';
+import type { FaucetDirectory } from './services/faucets.ts';
+import { migrateToLatest, openStore } from './store/store.ts';
+
+export interface ContextOptions {
+  logger: Logger;
+  adapterFactories?: Partial<Record<ChainName, AdapterFactory>>;
+  faucets?: FaucetDirectory | null;
+  /** Postgres schema to work in (tests isolate themselves this way). */
+  pgSchema?: string;
+  now?: () => Date;
+}
+
+/** Opens the store, applies migrations, syncs plans and wires the services every role shares. */
+export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
+  const { logger, now } = options;
+  const store = await openStore(
+    config.databaseUrl,
+    options.pgSchema === undefined ? {} : { pgSchema: options.pgSchema },
+  );
+  try {
+    await migrateToLatest(store);
+    await syncPlans(store.db, config.plans);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const quotas = new QuotaService(store.db, now);
+  return {
+    config,
+    logger,
+    store,
+    registry: buildRegistry(config, logger, options.adapterFactories ?? {}),
+    users: new UserDirectory(store.db, config.defaultPlan, now),
+    quotas,
+    accounts: new AccountService(store.db, quotas, now),
+    metrics: createMetricsRegistry(),
+    faucets: options.faucets ?? null,
+  };
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.registry.closeAll();
+  await ctx.store.close();
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import { registerBodyParsers } from './body-parsers.ts';
+import { registerErrorHandling } from './error-handling.ts';
+import { instrumentRequests } from './metrics.ts';
+import { registerOpenApi } from './openapi.ts';
+import { registerRequestContext } from './request-context.ts';
+import { accountRoutes } from './routes/account.ts';
+import { faucetRoutes } from './routes/faucet.ts';
+import { healthRoutes } from './routes/health.ts';
+
+export const API_VERSION = '2.1.0';
+
+/** The spec's tutorials omit `/api`: `/v2/...` is served by the same routes as `/api/v2/...`. */
+export function rewriteLegacyPrefix(url: string): string {
+  return url === '/v2' || url.startsWith('/v2/') || url.startsWith('/v2?') ? `/api${url}` : url;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the HTTP API on a shared context. Chain route plugins are added by `chainRoutes`. */
+export async function buildApp(
+  ctx: AppContext,
+  chainRoutes: ((app: FastifyInstance, options: { ctx: AppContext }) => Promise<void>)[] = [],
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    trustProxy: ctx.config.trustProxy,
+    rewriteUrl: (request) => rewriteLegacyPrefix(request.url ?? '/'),
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false },
+    },
+  });
+
+  registerErrorHandling(app, (chain) => ctx.registry.supports(chain));
+  await registerBodyParsers(app, ctx.config.bodyLimitBytes);
+  await registerOpenApi(app, API_VERSION);
+  registerRequestContext(app, ctx);
+  instrumentRequests(app, ctx.metrics);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(healthRoutes, { ctx });
+  await app.register(accountRoutes, { ctx });
+  for (const routes of chainRoutes) await app.register(routes, { ctx });
+  if (ctx.faucets) await app.register(faucetRoutes, { ctx, faucets: ctx.faucets });
+  return app;
+}

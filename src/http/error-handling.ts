@@ -1,0 +1,124 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
+import { ApiError, type FieldError, VALIDATION_FAILED } from '../errors.ts';
+
+/** Path groups under /api/v2 that are not a blockchain name. */
+const CHAIN_AGNOSTIC_GROUPS = new Set(['webhooks', 'prices']);
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Status for Fastify's and its plugins' own request errors, where their statusCode is not enough. */
+const STATUS_BY_CODE: Record<string, number> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 413,
+  FST_REQ_FILE_TOO_LARGE: 413,
+  FST_PARTS_LIMIT: 413,
+  FST_FILES_LIMIT: 413,
+  FST_FIELDS_LIMIT: 413,
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 415,
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 415,
+};
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+export function errorBody(status: number, message: string, errors: FieldError[] = []) {
+  return { status, ok: false as const, message, errors };
+}
+
+/**
+ * Renders every failure in the error envelope: ApiErrors as they are, validation as 422 with one item per
+ * field, Fastify's request errors with their status, wrong methods as 405, unknown chains as 404, and
+ * anything unexpected as a 500 that reveals nothing (the cause is logged).
+ */
+export function registerErrorHandling(app: FastifyInstance, supportsChain: (chain: string) => boolean): void {
+  // A method-agnostic index of every route, to tell "wrong method" (405) from "no such path" (404).
+  const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (route.url.includes('*')) continue;
+      try {
+        routes.on(method as never, route.url, () => {});
+      } catch {
+        // Same path registered twice (e.g. HEAD beside GET): one entry is enough.
+      }
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path, {} as never) !== null);
+    const chain = /^\/api\/v2\/([^/]+)/.exec(path)?.[1];
+    if (chain !== undefined && !CHAIN_AGNOSTIC_GROUPS.has(chain) && !supportsChain(chain)) {
+      return reply.code(404).send(errorBody(404, UNSUPPORTED_BLOCKCHAIN));
+    }
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return reply.code(405).send(errorBody(405, `Method ${request.method} is not allowed here`));
+    }
+    return reply.code(404).send(errorBody(404, 'Not found'));
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      reply.headers(error.headers);
+      return reply.code(error.status).send(errorBody(error.status, error.message, error.errors));
+    }
+    if (error.validation) {
+      const errors = fieldErrors(error.validation as AjvError[], error.validationContext);
+      return reply.code(422).send(errorBody(422, VALIDATION_FAILED, errors));
+    }
+    const status = STATUS_BY_CODE[error.code] ?? error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(errorBody(status, requestErrorMessage(status, error)));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(errorBody(500, 'Internal server error'));
+  });
+}
+
+function requestErrorMessage(status: number, error: FastifyError): string {
+  if (status === 413) return 'Request body is too large';
+  if (status === 415)
+    return 'Unsupported content type: send application/json, form-urlencoded or multipart/form-data';
+  // Fastify's own 4xx messages describe the request, never server internals.
+  return error.message || 'Bad request';
+}
+
+/** One item per offending field; for alternatives (anyOf) one message, not one per branch. */
+function fieldErrors(validation: AjvError[], context: string | undefined): FieldError[] {
+  const byField = new Map<string, FieldError>();
+  const alternatives = new Set<string>();
+  for (const problem of validation) {
+    const field = fieldName(problem, context);
+    if (problem.keyword === 'anyOf' || problem.keyword === 'oneOf') {
+      alternatives.add(field);
+      byField.set(field, { field, message: `The ${field} field has an invalid value.` });
+    } else if (!byField.has(field) && !alternatives.has(field)) {
+      byField.set(field, { field, message: describeProblem(field, problem) });
+    }
+  }
+  return [...byField.values()];
+}
+
+function fieldName(problem: AjvError, context: string | undefined): string {
+  const segments = problem.instancePath.split('/').filter(Boolean);
+  if (problem.keyword === 'required' && typeof problem.params['missingProperty'] === 'string') {
+    segments.push(problem.params['missingProperty']);
+  }
+  const field = segments.join('.');
+  return field || context || 'body';
+}
+
+function describeProblem(field: string, problem: AjvError): string {
+  if (problem.keyword === 'required') return `The ${field} field is required.`;
+  if (problem.keyword === 'enum' && Array.isArray(problem.params['allowedValues'])) {
+    return `The ${field} field must be one of ${problem.params['allowedValues'].join(', ')}.`;
+  }
+  return `The ${field} field ${problem.message ?? 'is invalid'}.`;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Reservation } from '../accounts/quotas.ts';
+import type { AppContext } from '../app-context.ts';
+import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
+import type { Network } from '../chains/types.ts';
+import { ApiError } from '../errors.ts';
+import { authenticate } from './auth.ts';
+import { networkOf } from './network.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    network: Network;
+    /** The caller; set on every route that is not public. */
+    userId: string;
+    quotaReservation: Reservation | null;
+  }
+  interface FastifyContextConfig {
+    /** No token needed and no request quota used. */
+    public?: boolean;
+  }
+}
+
+/**
+ * Per request, in order: the network header (422), the chain in the path (404), the token (401) and one
+ * unit of the request quota (429), given back when the answer is not a success.
+ */
+export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('network', 'mainnet');
+  app.decorateRequest('userId', '');
+  app.decorateRequest('quotaReservation', null);
+
+  app.addHook('onRequest', async (request) => {
+    request.network = networkOf(request);
+    const chain = (request.params as Record<string, unknown> | undefined)?.['chain'];
+    if (typeof chain === 'string' && !ctx.registry.supports(chain))
+      throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
+    // Unknown paths have no route config: they answer 404/405 without asking for a token.
+    if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
+    const { userId } = await authenticate(request, ctx.users);
+    request.userId = userId;
+    request.quotaReservation = await ctx.quotas.reserve(userId, 'requests');
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.quotaReservation !== null && reply.statusCode >= 400) {
+      await ctx.quotas.release(request.quotaReservation);
+    }
+  });
+}

@@ -1,0 +1,44 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifySchema } from 'fastify';
+import { Envelope, ErrorEnvelope } from './envelope.ts';
+
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  tags: string[];
+  body?: TSchema;
+  querystring?: TSchema;
+  params?: TSchema;
+  /** Schema of `data` in the success envelope. */
+  data: TSchema;
+  /** Success status; 200 unless the route creates something. */
+  status?: number;
+  /** Error statuses this route documents beyond the common ones (401, 422, 429 for authenticated routes). */
+  errors?: number[];
+  /** No token needed and no quota used. */
+  public?: boolean;
+}
+
+const NetworkHeader = Type.Object({
+  'x-network': Type.Optional(
+    Type.String({ description: 'testnet or mainnet (any case); default mainnet. Any other value: 422.' }),
+  ),
+});
+
+/** One place that turns a route's description into its Fastify schema: validation, serialization, OpenAPI. */
+export function routeSchema(doc: RouteDoc): FastifySchema {
+  const errorStatuses = new Set([422, ...(doc.public ? [] : [401, 429]), ...(doc.errors ?? [])]);
+  const response: Record<number, TSchema> = { [doc.status ?? 200]: Envelope(doc.data) };
+  for (const status of errorStatuses) response[status] = ErrorEnvelope;
+  return {
+    summary: doc.summary,
+    ...(doc.description === undefined ? {} : { description: doc.description }),
+    tags: doc.tags,
+    headers: NetworkHeader,
+    ...(doc.body === undefined ? {} : { body: doc.body }),
+    ...(doc.querystring === undefined ? {} : { querystring: doc.querystring }),
+    ...(doc.params === undefined ? {} : { params: doc.params }),
+    ...(doc.public ? {} : { security: [{ bearerAuth: [] }] }),
+    response,
+  } as FastifySchema;
+}

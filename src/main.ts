@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { closeContext, createContext } from './context.ts';
+import { buildApp } from './http/app.ts';
+import { createLogger } from './logger.ts';
+
+/** Production entry: validated config, migrated store, the HTTP API. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const ctx = await createContext(config, { logger });
+  const app = await buildApp(ctx);
+  await app.listen({ host: config.host, port: config.port });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await app.close();
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `switchyard failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { QuotaService } from '../accounts/quotas.ts';
+import type { Database } from '../store/schema.ts';
+
+/** `GET /api/account` data, field for field as Chaingateway answers it. */
+export interface AccountInfo {
+  plan: string;
+  /** "true" or "false": Chaingateway sends this flag as a string. */
+  is_subscribed: string;
+  is_yearly: number;
+  ends_at: string | null;
+  quota_reset: string | null;
+  status: string;
+  payment_method: string | null;
+  crypto_payment: {
+    currency: string | null;
+    address: string | null;
+    eur_amount: string | null;
+    crypto_amount: string | null;
+    qr_code: string | null;
+  };
+  quotas_left: {
+    webhooks: number | null;
+    addresses: number | null;
+    requests: number | null;
+    transactions: number | null;
+  };
+}
+
+export class AccountService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quotas: QuotaService,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async info(userId: string): Promise<AccountInfo> {
+    const sub = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const { quotas, resetsAt } = await this.quotas.remaining(userId);
+    const ended = sub.ends_at !== null && Date.parse(sub.ends_at) <= this.now().getTime();
+    return {
+      plan: sub.plan.toUpperCase(),
+      is_subscribed: String(sub.status === 'active' && !ended),
+      is_yearly: sub.is_yearly,
+      ends_at: sub.ends_at,
+      quota_reset: resetsAt.toISOString(),
+      status: ended ? 'expired' : sub.status,
+      payment_method: sub.payment_method,
+      crypto_payment: {
+        currency: sub.crypto_currency,
+        address: sub.crypto_address,
+        eur_amount: sub.eur_amount,
+        crypto_amount: sub.crypto_amount,
+        qr_code: sub.qr_code,
+      },
+      quotas_left: quotas,
+    };
+  }
+}

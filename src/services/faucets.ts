@@ -1,0 +1,35 @@
+import type { ChainName, Network } from '../chains/types.ts';
+
+/** A sandbox faucet request as the API receives it (amount in the asset's units, not base units). */
+export interface FaucetRequest {
+  address: string;
+  amount: string | number;
+  contractaddress?: string;
+}
+
+export interface FaucetResult {
+  address: string;
+  /** Decimal amount sent, in the asset's units. */
+  amount: string;
+  symbol: string;
+  contractaddress: string | null;
+  txid: string | null;
+}
+
+/** Funds addresses on one devnet. Only the sandbox has faucets. */
+export interface Faucet {
+  fund(request: FaucetRequest): Promise<FaucetResult>;
+}
+
+/** The sandbox's faucets by chain and network. */
+export class FaucetDirectory {
+  private readonly faucets = new Map<string, Faucet>();
+
+  add(chain: ChainName, network: Network, faucet: Faucet): void {
+    this.faucets.set(`${chain}:${network}`, faucet);
+  }
+
+  get(chain: string, network: Network): Faucet | undefined {
+    return this.faucets.get(`${chain}:${network}`);
+  }
+}

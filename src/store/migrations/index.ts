@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import { foundation } from './0001_foundation.ts';
+
+/** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+};

@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Postgres only: run everything inside this schema (created if missing). Used to isolate tests. */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export async function openStore(databaseUrl: string, options: StoreOptions = {}): Promise<Store> {
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl.slice('sqlite:'.length));
+  return openPostgres(databaseUrl, options);
+}
+
+function openSqlite(file: string): Store {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SqliteDatabase(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+async function openPostgres(connectionString: string, options: StoreOptions): Promise<Store> {
+  const { pgSchema } = options;
+  if (pgSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) {
+    throw new Error(`invalid Postgres schema name ${pgSchema}`);
+  }
+  if (pgSchema !== undefined) {
+    const client = new pg.Client({ connectionString });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${pgSchema}`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? 10,
+    ...(pgSchema === undefined ? {} : { options: `-c search_path=${pgSchema}` }),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(store: Store): Promise<void> {
+  const migrator = new Migrator({ db: store.db, provider: new StaticMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error !== undefined) {
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+  }
+}
+
+/** Cheap round trip used by /readyz. */
+export async function pingStore(store: Store): Promise<void> {
+  await sql`select 1`.execute(store.db);
+}
+
+/** `count(*)` is a bigint string on Postgres and a number on SQLite. */
+export function toCount(value: string | number | bigint | null | undefined): number {
+  return Number(value ?? 0);
+}

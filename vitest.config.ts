@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests that touch the store run twice: once on SQLite, once on Postgres.
+const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/devnets/**/*.test.ts'] },
+      },
+      { extends: true, test: { name: 'sqlite', include: storeTests, env: { SWITCHYARD_TEST_DB: 'sqlite' } } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: storeTests, env: { SWITCHYARD_TEST_DB: 'postgres' } },
+      },
+    ],
+  },
+});
