@@ -10,7 +10,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/devnets/**/*.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/devnets/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+        },
       },
       { extends: true, test: { name: 'sqlite', include: storeTests, env: { SWITCHYARD_TEST_DB: 'sqlite' } } },
       {

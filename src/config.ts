@@ -91,7 +91,8 @@ export function loadConfig(env: Env = process.env): Config {
       'trace',
       'silent',
     ]),
-    databaseUrl: databaseUrl(merged['DATABASE_URL'], dataDir),
+    // A sandbox always runs on its own embedded database, whatever DATABASE_URL says.
+    databaseUrl: databaseUrl(sandboxDir === undefined ? merged['DATABASE_URL'] : undefined, dataDir),
     dataDir,
     sandbox: sandboxDir !== undefined,
     bodyLimitBytes: integer(merged, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 100 * 1_048_576),

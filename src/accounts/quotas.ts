@@ -65,7 +65,7 @@ export class QuotaService {
       .onConflict((oc) => {
         const update = oc
           .columns(['user_id', 'period_start'])
-          .doUpdateSet((eb) => ({ [kind]: eb(kind, '+', 1) }));
+          .doUpdateSet((eb) => ({ [kind]: eb(`quota_usage.${kind}`, '+', 1) }));
         return limit === null ? update : update.where(`quota_usage.${kind}`, '<', limit);
       })
       .executeTakeFirst();

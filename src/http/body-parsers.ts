@@ -6,7 +6,8 @@ import { JsonSyntaxError, parseJsonKeepingNumberText } from './json-body.ts';
 
 /** JSON (numbers keep their text when a double would round them), urlencoded and multipart bodies. */
 export async function registerBodyParsers(app: FastifyInstance, bodyLimit: number): Promise<void> {
-  app.removeContentTypeParser('application/json');
+  // Only the three encodings the API documents; anything else is a 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);

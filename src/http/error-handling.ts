@@ -50,6 +50,11 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
     }
   });
 
+  app.decorateRequest('bodyParsed', false);
+  app.addHook('preHandler', async (request) => {
+    request.bodyParsed = true;
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path, {} as never) !== null);
@@ -73,13 +78,22 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
       const errors = fieldErrors(error.validation as AjvError[], error.validationContext);
       return reply.code(422).send(errorBody(422, VALIDATION_FAILED, errors));
     }
-    const status = STATUS_BY_CODE[error.code] ?? error.statusCode ?? 500;
+    // The multipart parser throws bare errors on broken input; before the handler runs, they are the body's fault.
+    const brokenMultipart = !request.bodyParsed && request.isMultipart() && error.statusCode === undefined;
+    const status = brokenMultipart ? 400 : (STATUS_BY_CODE[error.code] ?? error.statusCode ?? 500);
     if (status >= 400 && status < 500) {
       return reply.code(status).send(errorBody(status, requestErrorMessage(status, error)));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody(500, 'Internal server error'));
   });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** True once the body is parsed and validated (the handler is about to run). */
+    bodyParsed: boolean;
+  }
 }
 
 function requestErrorMessage(status: number, error: FastifyError): string {

@@ -1,0 +1,199 @@
+/**
+ * Exact amounts: human decimal text (or a JSON number) <-> bigint base units (sun, wei, lamports,
+ * satoshis, token units). Nothing here goes through floating point except `amountToNumber`, whose whole
+ * job is to produce a JSON number for wire formats that insist on one.
+ */
+
+/** Most decimals an asset may declare here (ERC-20 allows up to 255; nothing real uses more than 24). */
+export const MAX_DECIMALS = 30;
+
+/** Whole-unit digits accepted: 78 is the length of 2^256 - 1, the largest amount any supported chain holds. */
+const MAX_INTEGER_DIGITS = 78;
+
+/** Longest input text; bounds the work done on hostile input such as "1e1000000" or a megabyte of zeros. */
+const MAX_INPUT_LENGTH = 200;
+
+/**
+ * A double holds every decimal of up to 15 significant digits exactly (DBL_DIG). A JSON number whose
+ * shortest text needs more digits is not what the client typed, or may not be: reject it.
+ */
+const MAX_NUMBER_SIGNIFICANT_DIGITS = 15;
+
+/** Upper bound for `formatAmount`'s `fixed`, so a bad argument cannot build a huge string. */
+const MAX_FIXED_DIGITS = 100;
+
+/** Optional exponent after a decimal with digits on either side of an optional dot; ASCII digits only. */
+const DECIMAL_TEXT = /^([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+
+export type AmountErrorReason =
+  | 'not_decimal'
+  | 'negative'
+  | 'too_many_decimals'
+  | 'too_large'
+  | 'zero'
+  | 'imprecise_number';
+
+/** A client's amount was not acceptable; `message` is written for the API client. */
+export class AmountError extends Error {
+  override readonly name = 'AmountError';
+  readonly reason: AmountErrorReason;
+
+  constructor(reason: AmountErrorReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface ParseAmountOptions {
+  /** Accept an amount of zero (balances, filters); transfers leave this off. */
+  allowZero?: boolean;
+}
+
+/**
+ * Parses a client's amount into base units for an asset with `decimals` decimals.
+ *
+ * Accepts a decimal string ("1", "1.5", ".5", "1.", "1e3", "1.5E-3"; exponents are applied by moving the
+ * decimal point, never through floats) or a JSON number, which is read through its shortest round-trip
+ * text `String(n)`. Numbers are refused when that text has more than 15 significant digits or the value
+ * is beyond Number.MAX_SAFE_INTEGER: the double may already have lost the client's digits, so the client
+ * is told to send a string. Other types (bigint included) are refused: callers holding base units need no
+ * parsing.
+ *
+ * Trailing zeros beyond the asset's decimals are fine ("1.500000000" with 6 decimals).
+ *
+ * @throws AmountError for anything a client could send wrong.
+ * @throws RangeError when `decimals` is not an integer in 0..MAX_DECIMALS (a programming error).
+ */
+export function parseAmount(input: unknown, decimals: number, options: ParseAmountOptions = {}): bigint {
+  assertDecimals(decimals);
+  let text: string;
+  if (typeof input === 'string') {
+    text = input;
+  } else if (typeof input === 'number') {
+    text = numberToDecimalText(input);
+  } else {
+    throw new AmountError('not_decimal', 'amount must be a decimal string or number');
+  }
+  const units = decimalTextToUnits(text, decimals);
+  if (units === 0n && !options.allowZero) {
+    throw new AmountError('zero', 'amount must be greater than zero');
+  }
+  return units;
+}
+
+export interface FormatAmountOptions {
+  /**
+   * Exactly this many fraction digits (0 prints no dot). Digits beyond the asset's decimals are zero
+   * padding. Fewer digits than the asset's decimals are allowed only when the dropped digits are all
+   * zero: money is never rounded silently, so a lossy request throws a RangeError.
+   */
+  fixed?: number;
+}
+
+/**
+ * Base units to decimal text. Minimal by default (1500000n, 6 -> "1.5"; 0n -> "0"); see `fixed` for
+ * padded output (1500000n, 6, { fixed: 12 } -> "1.500000000000"). Negative units (deltas) get a "-".
+ */
+export function formatAmount(units: bigint, decimals: number, options: FormatAmountOptions = {}): string {
+  assertDecimals(decimals);
+  if (typeof units !== 'bigint') throw new TypeError('formatAmount expects bigint base units');
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  let fraction = digits.slice(digits.length - decimals);
+
+  const { fixed } = options;
+  if (fixed === undefined) {
+    fraction = fraction.replace(/0+$/, '');
+  } else {
+    if (!Number.isInteger(fixed) || fixed < 0 || fixed > MAX_FIXED_DIGITS) {
+      throw new RangeError(`fixed must be an integer from 0 to ${MAX_FIXED_DIGITS}`);
+    }
+    if (fixed >= fraction.length) {
+      fraction = fraction.padEnd(fixed, '0');
+    } else {
+      if (/[1-9]/.test(fraction.slice(fixed))) {
+        throw new RangeError(
+          `amount has more than ${fixed} significant decimals and cannot be shown exactly`,
+        );
+      }
+      fraction = fraction.slice(0, fixed);
+    }
+  }
+  return (negative ? '-' : '') + whole + (fraction === '' ? '' : '.' + fraction);
+}
+
+/**
+ * Base units to a JSON number, for wire fields that want a number. The result is the double nearest to
+ * the exact value, so it rounds once the amount needs more than 15-17 significant digits (large wei or
+ * lamport amounts); never feed it back into arithmetic.
+ */
+export function amountToNumber(units: bigint, decimals: number): number {
+  // Parsing the exact decimal text gives the correctly rounded double; dividing floats would not.
+  return Number(formatAmount(units, decimals));
+}
+
+function assertDecimals(decimals: number): void {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) {
+    throw new RangeError(`decimals must be an integer from 0 to ${MAX_DECIMALS}, got ${decimals}`);
+  }
+}
+
+function numberToDecimalText(value: number): string {
+  if (!Number.isFinite(value)) throw new AmountError('not_decimal', 'amount must be a finite number');
+  // Object.is catches -0, which String() would print as "0".
+  if (value < 0 || Object.is(value, -0)) throw new AmountError('negative', 'amount must not be negative');
+  if (value > Number.MAX_SAFE_INTEGER) {
+    throw new AmountError('too_large', 'amount is too large for a JSON number; send it as a string');
+  }
+  const text = String(value);
+  const mantissa = text.split(/e/i)[0]!.replace('.', '');
+  const significant = mantissa.replace(/^0+/, '').replace(/0+$/, '');
+  if (significant.length > MAX_NUMBER_SIGNIFICANT_DIGITS) {
+    throw new AmountError(
+      'imprecise_number',
+      `amount has more than ${MAX_NUMBER_SIGNIFICANT_DIGITS} significant digits and cannot be read exactly from a JSON number; send it as a string`,
+    );
+  }
+  return text;
+}
+
+function decimalTextToUnits(text: string, decimals: number): bigint {
+  if (text.length > MAX_INPUT_LENGTH) throw new AmountError('too_large', 'amount has too many digits');
+  if (text.startsWith('-') && isDecimalText(text.slice(1))) {
+    throw new AmountError('negative', 'amount must not be negative');
+  }
+  const match = DECIMAL_TEXT.exec(text);
+  const integerPart = match?.[1] ?? '';
+  const fractionPart = match?.[2] ?? '';
+  if (!match || (integerPart === '' && fractionPart === '')) {
+    throw new AmountError('not_decimal', 'amount is not a decimal number');
+  }
+  // The input length bound keeps this finite, even for "1e99999...": it only feeds comparisons.
+  const exponent = Number(match[3] ?? '0');
+
+  // value = 0.<digits> x 10^point once leading zeros are gone; trailing zeros carry no value.
+  let digits = integerPart + fractionPart;
+  let point = integerPart.length + exponent;
+  const leadingZeros = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(leadingZeros).replace(/0+$/, '');
+  point -= leadingZeros;
+  if (digits === '') return 0n;
+
+  if (point > MAX_INTEGER_DIGITS) throw new AmountError('too_large', 'amount is too large');
+  const fractionDigits = digits.length - point;
+  if (fractionDigits > decimals) {
+    throw new AmountError('too_many_decimals', tooManyDecimalsMessage(decimals));
+  }
+  return BigInt(digits) * 10n ** BigInt(decimals - fractionDigits);
+}
+
+function isDecimalText(text: string): boolean {
+  const match = DECIMAL_TEXT.exec(text);
+  return match !== null && (match[1] !== '' || (match[2] ?? '') !== '');
+}
+
+function tooManyDecimalsMessage(decimals: number): string {
+  if (decimals === 0) return 'amount must be a whole number';
+  return `amount has more than ${decimals} decimal${decimals === 1 ? '' : 's'}`;
+}

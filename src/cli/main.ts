@@ -1,0 +1,159 @@
+import { parseArgs } from 'node:util';
+import type { AppContext } from '../app-context.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { closeContext, createContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { createLogger } from '../logger.ts';
+
+const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_DIR selects a sandbox's database)
+
+  npm run cli -- user create --email E [--plan P]
+  npm run cli -- user list
+  npm run cli -- plan list
+  npm run cli -- plan set --email E --plan P [--yearly | --monthly] [--ends YYYY-MM-DD | --ends none]
+                          [--status active | cancelled]
+  npm run cli -- token create --email E [--name N]   prints only the new token (creates the user if missing)
+  npm run cli -- token list [--email E]
+  npm run cli -- token revoke <id or swy_ prefix>
+  npm run cli -- token revoke --email E --all
+`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  plan: { type: 'string' },
+  name: { type: 'string' },
+  ends: { type: 'string' },
+  status: { type: 'string' },
+  yearly: { type: 'boolean' },
+  monthly: { type: 'boolean' },
+  all: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+class UsageError extends Error {}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+async function userOf(ctx: AppContext, email: string) {
+  const user = await ctx.users.findByEmail(email);
+  if (!user) throw new UsageError(`no user with email ${email}`);
+  return user;
+}
+
+function table(rows: object[]): string {
+  if (rows.length === 0) return '(none)\n';
+  const records = rows as Record<string, unknown>[];
+  const keys = Object.keys(records[0]!);
+  const cell = (r: Record<string, unknown>, k: string) => String(r[k] ?? '-');
+  const widths = keys.map((k) => Math.max(k.length, ...records.map((r) => cell(r, k).length)));
+  const line = (cells: string[]) =>
+    `${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd() + '\n';
+  return line(keys) + records.map((r) => line(keys.map((k) => cell(r, k)))).join('');
+}
+
+async function run(ctx: AppContext, [group, action, target]: string[], opts: Options): Promise<string> {
+  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  switch (command) {
+    case 'user create': {
+      const user = await ctx.users.createUser(required(opts.email, 'email'), opts.plan);
+      return `created user ${user.email} (${user.id})\n`;
+    }
+    case 'user list':
+      return table(await ctx.users.listUsers());
+    case 'plan list':
+      return table(
+        ctx.config.plans.map((p) => ({
+          name: p.name,
+          period: p.period,
+          ...p.quotas,
+          default: p.name === ctx.config.defaultPlan ? 'yes' : '',
+        })),
+      );
+    case 'plan set': {
+      const user = await userOf(ctx, required(opts.email, 'email'));
+      if (opts.ends !== undefined && opts.ends !== 'none' && !/^\d{4}-\d{2}-\d{2}$/.test(opts.ends)) {
+        throw new UsageError('--ends must be YYYY-MM-DD or none');
+      }
+      if (opts.status !== undefined && !['active', 'cancelled'].includes(opts.status)) {
+        throw new UsageError('--status must be active or cancelled');
+      }
+      await ctx.users.setPlan(user.id, {
+        plan: required(opts.plan, 'plan'),
+        ...(opts.yearly || opts.monthly ? { yearly: Boolean(opts.yearly) } : {}),
+        ...(opts.ends === undefined ? {} : { endsAt: opts.ends === 'none' ? null : opts.ends }),
+        ...(opts.status === undefined ? {} : { status: opts.status }),
+      });
+      return `plan of ${user.email} set to ${opts.plan}\n`;
+    }
+    case 'token create': {
+      const user = await ctx.users.findOrCreate(required(opts.email, 'email'));
+      const { token } = await ctx.users.createToken(user.id, opts.name);
+      return `${token}\n`;
+    }
+    case 'token list': {
+      const user = opts.email === undefined ? undefined : await userOf(ctx, opts.email);
+      return table(await ctx.users.listTokens(user?.id));
+    }
+    case 'token revoke': {
+      if (opts.all) {
+        const user = await userOf(ctx, required(opts.email, 'email'));
+        return `revoked ${await ctx.users.revokeAllTokens(user.id)} token(s) of ${user.email}\n`;
+      }
+      if (!(await ctx.users.revokeToken(required(target, 'token id')))) {
+        throw new UsageError(`no live token ${target}`);
+      }
+      return `revoked ${target}\n`;
+    }
+    default:
+      throw new UsageError(command === '' ? 'no command given' : `unknown command "${command}"`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: { values: Options; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    process.stdout.write(USAGE);
+    return parsed.values.help ? 0 : 2;
+  }
+  const config = loadConfig();
+  // Logs go to stderr so stdout carries only the command's answer (a token, for `token create`).
+  const ctx = await createContext(config, { logger: createLogger('warn', process.stderr) });
+  try {
+    process.stdout.write(await run(ctx, parsed.positionals, parsed.values));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await closeContext(ctx);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : `cli failed: ${(error as Error).message}`;
+    process.stderr.write(`${message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,24 @@
+import type { ChainName, Network } from '../chains/types.ts';
+import type { NodeEndpointConfig } from '../config.ts';
+import type { Faucet } from '../services/faucets.ts';
+
+/** Demo tokens a devnet pre-deploys: standard (trc20, erc20 ...) -> symbol -> contract address or id. */
+export type DevnetTokens = Record<string, Record<string, string>>;
+
+/** A local chain started by the sandbox for one network. */
+export interface RunningDevnet {
+  chain: ChainName;
+  network: Network;
+  endpoints: NodeEndpointConfig[];
+  tokens: DevnetTokens;
+  faucet: Faucet;
+  stop(): Promise<void>;
+}
+
+/** Starts one chain's devnet for one network; state lives under `dir`. */
+export type DevnetStarter = (network: Network, dir: string) => Promise<RunningDevnet>;
+
+/**
+ * The devnets the sandbox runs, one per chain, each started once per network. Chains add theirs here.
+ */
+export const DEVNET_STARTERS: Partial<Record<ChainName, DevnetStarter>> = {};

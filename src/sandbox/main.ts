@@ -1,0 +1,138 @@
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../app-context.ts';
+import type { AdapterFactory } from '../chains/registry.ts';
+import { type ChainName, NETWORKS } from '../chains/types.ts';
+import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
+import { closeContext, createContext } from '../context.ts';
+import { buildApp } from '../http/app.ts';
+import { createLogger } from '../logger.ts';
+import { FaucetDirectory } from '../services/faucets.ts';
+import { DEVNET_STARTERS, type DevnetTokens, type RunningDevnet } from './devnets.ts';
+
+export const SANDBOX_EMAIL = 'demo@switchyard.local';
+
+/** Every quota open: the sandbox is for trying things, not for metering them. */
+const SANDBOX_PLAN: PlanConfig = {
+  name: 'sandbox',
+  period: 'month',
+  quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
+};
+
+export interface SandboxFile {
+  baseUrl: string;
+  token: string;
+  chains: Record<string, { networks: string[]; tokens: DevnetTokens }>;
+  logFile: string;
+}
+
+/** Starts the devnets of every chain this build has, for both networks, stopping all of them on failure. */
+async function startDevnets(dir: string): Promise<RunningDevnet[]> {
+  const running: RunningDevnet[] = [];
+  try {
+    for (const [chain, start] of Object.entries(DEVNET_STARTERS)) {
+      for (const network of NETWORKS) {
+        running.push(await start(network, path.join(dir, 'devnets', chain, network)));
+      }
+    }
+  } catch (error) {
+    await Promise.allSettled(running.map((d) => d.stop()));
+    throw error;
+  }
+  return running;
+}
+
+function sandboxConfig(devnets: RunningDevnet[]): Config {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    SANDBOX_DIR: process.env['SANDBOX_DIR'] || '.sandbox',
+    HOST: process.env['HOST'] || '127.0.0.1',
+  };
+  const config = loadConfig(env);
+  for (const devnet of devnets) {
+    config.endpoints[devnet.chain] = {
+      ...config.endpoints[devnet.chain],
+      [devnet.network]: devnet.endpoints,
+    };
+  }
+  if (!config.plans.some((p) => p.name === SANDBOX_PLAN.name)) config.plans.push(SANDBOX_PLAN);
+  return config;
+}
+
+/** The demo user gets a fresh token at every start: tokens are stored hashed, so the old one is unknown. */
+async function demoToken(ctx: AppContext): Promise<string> {
+  const user =
+    (await ctx.users.findByEmail(SANDBOX_EMAIL)) ?? (await ctx.users.createUser(SANDBOX_EMAIL, 'sandbox'));
+  await ctx.users.setPlan(user.id, { plan: 'sandbox' });
+  await ctx.users.revokeAllTokens(user.id);
+  return (await ctx.users.createToken(user.id, 'sandbox')).token;
+}
+
+function chainsOf(devnets: RunningDevnet[]): SandboxFile['chains'] {
+  const chains: SandboxFile['chains'] = {};
+  for (const devnet of devnets) {
+    chains[devnet.chain] ??= { networks: [], tokens: devnet.tokens };
+    chains[devnet.chain]!.networks.push(devnet.network);
+  }
+  return chains;
+}
+
+export async function startSandbox(adapterFactories: Partial<Record<ChainName, AdapterFactory>> = {}) {
+  const dir = path.resolve(process.env['SANDBOX_DIR'] || '.sandbox');
+  mkdirSync(dir, { recursive: true });
+  const devnets = await startDevnets(dir);
+  const config = sandboxConfig(devnets);
+  const logFile = path.join(dir, 'gateway.log');
+  const logger = createLogger(config.logLevel, createWriteStream(logFile, { flags: 'a' }));
+  const faucets = new FaucetDirectory();
+  for (const devnet of devnets) faucets.add(devnet.chain, devnet.network, devnet.faucet);
+
+  const ctx = await createContext(config, { logger, adapterFactories, faucets });
+  const app = await buildApp(ctx);
+  const address = await app.listen({ host: config.host, port: config.port });
+  const baseUrl = address.replace('://0.0.0.0', '://127.0.0.1');
+  const sandbox: SandboxFile = { baseUrl, token: await demoToken(ctx), chains: chainsOf(devnets), logFile };
+  writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
+
+  const stop = async () => {
+    await app.close();
+    await closeContext(ctx);
+    await Promise.allSettled(devnets.map((d) => d.stop()));
+  };
+  return { sandbox, dir, stop };
+}
+
+async function main(): Promise<void> {
+  const { sandbox, dir, stop } = await startSandbox();
+  const chains = Object.keys(sandbox.chains);
+  process.stdout.write(
+    [
+      `Switchyard sandbox ready at ${sandbox.baseUrl} (docs: ${sandbox.baseUrl}/docs)`,
+      `  token: ${sandbox.token}`,
+      `  chains: ${chains.length > 0 ? chains.join(', ') : 'none yet'}`,
+      `  details: ${path.join(dir, 'sandbox.json')}, logs: ${sandbox.logFile}`,
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('stopping the sandbox...\n');
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : (error as Error).stack;
+    process.stderr.write(`sandbox failed to start: ${message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { run } from '../helpers/processes.ts';
+
+let gw: TestGateway;
+const cli = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], gw.database.processEnv);
+
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(() => gw?.close());
+
+describe('admin CLI', () => {
+  it('token create prints only the token, creating the user, through npm run cli', async () => {
+    const result = await run(
+      'npm',
+      ['run', 'cli', '--', 'token', 'create', '--email', 'cli@example.com'],
+      gw.database.processEnv,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^swy_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/);
+    const token = result.stdout.trim();
+    const res = await gw.request('GET', '/api/account', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.plan).toBe('PLUS');
+  });
+
+  it('lists tokens by prefix without the secret, and revokes them', async () => {
+    const created = await cli('token', 'create', '--email', 'list@example.com', '--name', 'ci');
+    const token = created.stdout.trim();
+    const listed = await cli('token', 'list', '--email', 'list@example.com');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(token.slice(0, 16));
+    expect(listed.stdout).not.toContain(token.slice(17));
+    const revoked = await cli('token', 'revoke', token.slice(0, 16));
+    expect(revoked.code).toBe(0);
+    expect((await gw.request('GET', '/api/account', { token })).status).toBe(401);
+    expect((await cli('token', 'revoke', token.slice(0, 16))).code).toBe(2);
+  });
+
+  it('creates users, sets plans and refuses bad input with a message', async () => {
+    expect((await cli('user', 'create', '--email', 'plan@example.com')).code).toBe(0);
+    const duplicate = await cli('user', 'create', '--email', 'plan@example.com');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('already exists');
+    const set = await cli(
+      'plan',
+      'set',
+      '--email',
+      'plan@example.com',
+      '--plan',
+      'pro',
+      '--yearly',
+      '--ends',
+      '2027-05-03',
+    );
+    expect(set.code).toBe(0);
+    const token = (await cli('token', 'create', '--email', 'plan@example.com')).stdout.trim();
+    const { body } = await gw.request('GET', '/api/account', { token });
+    expect(body.data).toMatchObject({ plan: 'PRO', is_yearly: 1, ends_at: '2027-05-03' });
+    expect((await cli('plan', 'set', '--email', 'plan@example.com', '--plan', 'gold')).stderr).toContain(
+      'Unknown plan',
+    );
+    expect((await cli('frobnicate')).code).toBe(2);
+    const users = await cli('user', 'list');
+    expect(users.stdout).toContain('plan@example.com');
+  });
+});

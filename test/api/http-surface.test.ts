@@ -1,0 +1,229 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendOk } from '../../src/http/envelope.ts';
+import { routeSchema } from '../../src/http/route-schema.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+/**
+ * A route that echoes its validated body, to exercise the body parsers and validation through real HTTP
+ * the same way every chain route will use them.
+ */
+async function echoRoute(app: FastifyInstance) {
+  app.post(
+    '/api/v2/testkit/echo',
+    {
+      schema: routeSchema({
+        summary: 'echo',
+        tags: ['test'],
+        body: Type.Object({
+          to: Type.String({ minLength: 3 }),
+          amount: Type.Union([Type.String(), Type.Number()]),
+          count: Type.Optional(Type.Integer({ minimum: 1 })),
+          flag: Type.Optional(Type.Boolean()),
+        }),
+        data: Type.Object({
+          to: Type.String(),
+          amount: Type.Union([Type.String(), Type.Number()]),
+          amountType: Type.String(),
+          count: Type.Optional(Type.Integer()),
+          flag: Type.Optional(Type.Boolean()),
+          network: Type.String(),
+        }),
+      }),
+    },
+    async (request, reply) => {
+      const body = request.body as { to: string; amount: string | number; count?: number; flag?: boolean };
+      return sendOk(reply, { ...body, amountType: typeof body.amount, network: request.network }, 'Echoed');
+    },
+  );
+}
+
+let gw: TestGateway;
+let token: string;
+
+beforeAll(async () => {
+  gw = await startGateway({ routes: [echoRoute], env: { BODY_LIMIT_BYTES: '2048' } });
+  ({ token } = await gw.userToken());
+});
+afterAll(() => gw?.close());
+
+describe('envelope and routing', () => {
+  it('answers success in the envelope with status equal to the HTTP status', async () => {
+    const res = await gw.request('GET', '/api/account', { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 200, ok: true, message: 'Account info fetched' });
+    expect(res.body.data).toBeTypeOf('object');
+  });
+
+  it('answers unknown paths with 404 in the envelope', async () => {
+    const res = await gw.request('GET', '/api/nothing-here', { token });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 404, ok: false, message: 'Not found', errors: [] });
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const res = await gw.request('DELETE', '/api/account', { token });
+    expect(res.status).toBe(405);
+    expect(res.body).toMatchObject({ status: 405, ok: false });
+    expect(res.headers.get('allow')).toContain('GET');
+  });
+
+  it('answers an unsupported blockchain with 404 under both prefixes', async () => {
+    for (const prefix of ['/api/v2', '/v2']) {
+      const res = await gw.request('GET', `${prefix}/dogecoin/blocks/number`, { token });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ status: 404, ok: false, message: 'Unsupported blockchain', errors: [] });
+    }
+  });
+
+  it('serves every /api/v2 route under /v2 too', async () => {
+    for (const prefix of ['/api/v2', '/v2']) {
+      const res = await gw.request('POST', `${prefix}/testkit/echo`, {
+        token,
+        json: { to: 'abc', amount: '1' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.to).toBe('abc');
+    }
+  });
+
+  it('echoes a request id, or makes one', async () => {
+    const mine = await gw.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    expect(mine.headers.get('x-request-id')).toBe('abc-123');
+    const made = await gw.request('GET', '/healthz');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('request bodies', () => {
+  it('accepts JSON, urlencoded and multipart bodies alike', async () => {
+    const json = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      json: { to: 'TXYZ', amount: '1.5', count: 2, flag: true },
+    });
+    const form = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      form: { to: 'TXYZ', amount: '1.5', count: '2', flag: 'true' },
+    });
+    const multipart = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      multipart: { to: 'TXYZ', amount: '1.5', count: '2', flag: 'true' },
+    });
+    for (const res of [json, form, multipart]) {
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ to: 'TXYZ', amount: '1.5', count: 2, flag: true });
+    }
+  });
+
+  it('keeps the exact text of JSON numbers a double would round', async () => {
+    const exact = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      raw: '{"to":"abc","amount":1.0000000000000000001}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(exact.body.data).toMatchObject({ amount: '1.0000000000000000001', amountType: 'string' });
+    const plain = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      raw: '{"to":"abc","amount":0.5}',
+      headers: { 'content-type': 'application/json' },
+    });
+    // A number a double holds exactly reaches the route as its shortest text, ready for the amount parser.
+    expect(plain.body.data).toMatchObject({ amount: '0.5', amountType: 'string' });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    for (const raw of ['{bad', '{"to": "abc",}', '[1, 2', '"unterminated', '{"__proto__": {"x": 1}}']) {
+      const res = await gw.request('POST', '/api/v2/testkit/echo', {
+        token,
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status, raw).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, ok: false, errors: [] });
+    }
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const res = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      json: { to: 'x'.repeat(5000), amount: '1' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ status: 413, ok: false });
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const res = await gw.request('POST', '/api/v2/testkit/echo', {
+      token,
+      raw: 'to=abc',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.ok).toBe(false);
+  });
+
+  it('answers validation failures with 422 and one error per field', async () => {
+    const res = await gw.request('POST', '/api/v2/testkit/echo', { token, json: { to: 'a', count: 0 } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('Data validation failed');
+    const fields = res.body.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(['amount', 'count', 'to']);
+    for (const error of res.body.errors) expect(error.message).toMatch(/\S/);
+  });
+
+  it('answers a missing body with 422, not 500', async () => {
+    const res = await gw.request('POST', '/api/v2/testkit/echo', { token });
+    expect(res.status).toBe(422);
+  });
+});
+
+describe('X-Network', () => {
+  it('defaults to mainnet and accepts any case', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'mainnet'],
+      [{ 'x-network': 'TESTNET' }, 'testnet'],
+      [{ 'x-network': 'Mainnet' }, 'mainnet'],
+    ];
+    for (const [headers, network] of cases) {
+      const res = await gw.request('POST', '/api/v2/testkit/echo', {
+        token,
+        headers,
+        json: { to: 'abc', amount: 1 },
+      });
+      expect(res.body.data.network).toBe(network);
+    }
+  });
+
+  it('answers any other value with 422 on every route', async () => {
+    for (const url of ['/api/account', '/healthz', '/v2/testkit/echo']) {
+      const res = await gw.request('GET', url, { token, headers: { 'x-network': 'devnet' } });
+      expect(res.status, url).toBe(422);
+      expect(res.body.errors).toEqual([{ field: 'X-Network', message: expect.any(String) }]);
+    }
+  });
+});
+
+describe('operations routes', () => {
+  it('serves health, readiness and metrics without a token', async () => {
+    expect((await gw.request('GET', '/healthz')).body.data).toEqual({ healthy: true });
+    expect((await gw.request('GET', '/readyz')).status).toBe(200);
+    const metrics = await gw.request('GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('switchyard_http_request_duration_seconds');
+    expect(metrics.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('describes the API in OpenAPI 3.1 and a readable page', async () => {
+    const spec = await gw.request('GET', '/openapi.json');
+    expect(spec.status).toBe(200);
+    expect(spec.body.openapi).toBe('3.1.0');
+    expect(Object.keys(spec.body.paths)).toContain('/api/account');
+    expect(spec.body.paths['/api/account'].get.responses).toHaveProperty('401');
+    expect(spec.body.components.securitySchemes.bearerAuth.scheme).toBe('bearer');
+    const docs = await gw.request('GET', '/docs');
+    expect(docs.headers.get('content-type')).toContain('text/html');
+    expect(docs.text).toContain('/api/account');
+    expect(docs.text).toContain('quotas_left');
+  });
+});

@@ -1,0 +1,161 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.ts';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+const PLANS = [
+  { name: 'tiny', period: 'day', quotas: { webhooks: 1, addresses: 2, requests: 5, transactions: 2 } },
+  {
+    name: 'open',
+    period: 'month',
+    quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
+  },
+  { name: 'crowd', period: 'month', quotas: { webhooks: 0, addresses: 0, requests: 10, transactions: 0 } },
+];
+
+let gw: TestGateway;
+let clock = new Date('2026-03-10T12:00:00Z');
+
+beforeAll(async () => {
+  gw = await startGateway({ env: { PLANS: JSON.stringify(PLANS), DEFAULT_PLAN: 'tiny' }, now: () => clock });
+  // A held resource counted from its own table, as the address and webhook modules register theirs.
+  await sql`create table quota_probe (user_id text not null)`.execute(gw.ctx.store.db);
+  gw.ctx.quotas.registerCounter('addresses', async (db, userId) => {
+    const { rows } = await sql<{
+      n: string | number;
+    }>`select count(*) as n from quota_probe where user_id = ${userId}`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  });
+});
+afterAll(() => gw?.close());
+
+async function account(token: string) {
+  const res = await gw.request('GET', '/api/account', { token });
+  return res;
+}
+
+describe('account info', () => {
+  it('returns exactly the spec fields', async () => {
+    const { token } = await gw.userToken();
+    const { body } = await account(token);
+    expect(Object.keys(body.data).sort()).toEqual(
+      [
+        'plan',
+        'is_subscribed',
+        'is_yearly',
+        'ends_at',
+        'quota_reset',
+        'status',
+        'payment_method',
+        'crypto_payment',
+        'quotas_left',
+      ].sort(),
+    );
+    expect(Object.keys(body.data.crypto_payment).sort()).toEqual(
+      ['currency', 'address', 'eur_amount', 'crypto_amount', 'qr_code'].sort(),
+    );
+    expect(body.data).toMatchObject({
+      plan: 'TINY',
+      is_subscribed: 'true',
+      is_yearly: 0,
+      status: 'active',
+      quota_reset: '2026-03-11T00:00:00.000Z',
+      // This request already used one of the five.
+      quotas_left: { webhooks: 1, addresses: 2, requests: 4, transactions: 2 },
+    });
+  });
+
+  it('reflects plan changes and unlimited quotas', async () => {
+    const { token, userId } = await gw.userToken();
+    await gw.ctx.users.setPlan(userId, { plan: 'open', yearly: true, endsAt: '2027-01-01' });
+    const { body } = await account(token);
+    expect(body.data).toMatchObject({
+      plan: 'OPEN',
+      is_yearly: 1,
+      ends_at: '2027-01-01',
+      quota_reset: '2026-04-01T00:00:00.000Z',
+      quotas_left: { webhooks: null, addresses: null, requests: null, transactions: null },
+    });
+  });
+
+  it('shows an ended subscription as not subscribed', async () => {
+    const { token, userId } = await gw.userToken();
+    await gw.ctx.users.setPlan(userId, { plan: 'tiny', endsAt: '2026-01-01' });
+    const { body } = await account(token);
+    expect(body.data).toMatchObject({ is_subscribed: 'false', status: 'expired' });
+  });
+});
+
+describe('requests quota', () => {
+  it('counts successful requests only and answers 429 with Retry-After when spent', async () => {
+    const { token } = await gw.userToken();
+    // Failures (422, 405, 404) do not count.
+    await gw.request('GET', '/api/account', { token, headers: { 'x-network': 'bogus' } });
+    await gw.request('DELETE', '/api/account', { token });
+    for (let i = 0; i < 5; i++) expect((await account(token)).status).toBe(200);
+    const spent = await account(token);
+    expect(spent.status).toBe(429);
+    expect(spent.body).toMatchObject({ ok: false, message: expect.stringMatching(/request limit/) });
+    // Reset at the next UTC midnight: 12 hours from the clock.
+    expect(spent.headers.get('retry-after')).toBe(String(12 * 3600));
+    // Public routes stay reachable.
+    expect((await gw.request('GET', '/healthz')).status).toBe(200);
+  });
+
+  it('resets when the period turns', async () => {
+    const { token } = await gw.userToken();
+    for (let i = 0; i < 5; i++) await account(token);
+    expect((await account(token)).status).toBe(429);
+    const saved = clock;
+    clock = new Date('2026-03-11T00:00:01Z');
+    try {
+      const res = await account(token);
+      expect(res.status).toBe(200);
+      expect(res.body.data.quotas_left.requests).toBe(4);
+    } finally {
+      clock = saved;
+    }
+  });
+
+  it('never lets concurrent requests overshoot the limit', async () => {
+    const { token, userId } = await gw.userToken();
+    await gw.ctx.users.setPlan(userId, { plan: 'crowd' });
+    const results = await Promise.all(Array.from({ length: 30 }, () => account(token)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  });
+});
+
+describe('transactions and held resources', () => {
+  it('charges a transaction only when the work succeeds', async () => {
+    const { token, userId } = await gw.userToken();
+    await expect(
+      gw.ctx.quotas.withTransactionQuota(userId, async () => {
+        throw new ApiError(422, 'balance is not sufficient');
+      }),
+    ).rejects.toThrow('balance is not sufficient');
+    await gw.ctx.quotas.withTransactionQuota(userId, async () => 'txid-1');
+    await gw.ctx.quotas.withTransactionQuota(userId, async () => 'txid-2');
+    const third = gw.ctx.quotas.withTransactionQuota(userId, async () => 'txid-3');
+    await expect(third).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/transaction limit/),
+    });
+    expect((await account(token)).body.data.quotas_left.transactions).toBe(0);
+  });
+
+  it('counts live rows of held resources and refuses one over the limit with 422', async () => {
+    const { token, userId } = await gw.userToken();
+    await gw.ctx.quotas.assertCapacity(userId, 'addresses');
+    await sql`insert into quota_probe values (${userId}), (${userId})`.execute(gw.ctx.store.db);
+    await expect(gw.ctx.quotas.assertCapacity(userId, 'addresses')).rejects.toMatchObject({
+      status: 422,
+      message: 'Your address limit exceeded. Please upgrade your plan',
+    });
+    expect((await account(token)).body.data.quotas_left.addresses).toBe(0);
+    // Deleting frees quota.
+    await sql`delete from quota_probe where user_id = ${userId}`.execute(gw.ctx.store.db);
+    await gw.ctx.quotas.assertCapacity(userId, 'addresses');
+  });
+});

@@ -1,0 +1,97 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+let gw: TestGateway;
+let token: string;
+
+beforeAll(async () => {
+  gw = await startGateway();
+  ({ token } = await gw.userToken());
+});
+afterAll(() => gw?.close());
+
+/** Sends bytes as they are over TCP and returns the status line's code (0 if the server just closed). */
+function rawRequest(bytes: string | Buffer): Promise<number> {
+  const { port } = new URL(gw.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+    let response = '';
+    socket.on('data', (chunk) => {
+      response += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)));
+  });
+}
+
+describe('malformed input never yields a 500', () => {
+  const routes = ['/api/account', '/api/v2/tron/faucet', '/v2/x/y', '/healthz', '/openapi.json'];
+  const bodies: [string, string | Uint8Array][] = [
+    ['application/json', '{"a":'],
+    ['application/json', '\u0000\u0001'],
+    ['application/json', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[['],
+    ['application/json', '1e999999999'],
+    ['application/json', '{"amount": -1e-400, "x": "\\ud800"}'],
+    ['application/x-www-form-urlencoded', '%%%=%zz&a[b]=c&&&='],
+    ['multipart/form-data', '--x\r\ngarbage'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data\r\n\r\nno name\r\n--x--'],
+    [
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nunterminated',
+    ],
+    ['application/xml', '<a/>'],
+    ['application/json; charset=utf-16', '{}'],
+    ['application/json', new Uint8Array([0xff, 0xfe, 0xfd])],
+  ];
+
+  it('for odd bodies on every kind of route', async () => {
+    for (const url of routes) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        for (const [contentType, raw] of bodies) {
+          const res = await gw.request(method, url, { token, raw, headers: { 'content-type': contentType } });
+          expect(res.status, `${method} ${url} ${contentType}`).toBeLessThan(500);
+          expect(res.body, `${method} ${url} ${contentType}`).toMatchObject({
+            ok: false,
+            status: res.status,
+          });
+        }
+      }
+    }
+  });
+
+  it('for odd paths, queries and headers', async () => {
+    const cases: [string, Record<string, string>][] = [
+      ['/api/v2/%E0%A4%A', {}],
+      ['/api/account?page[]=1&page=%zz', {}],
+      ['/api/v2/' + 'a'.repeat(5000), {}],
+      ['/api/account', { authorization: 'Bearer ' + 'x'.repeat(6000) }],
+      ['/api/account', { 'x-network': ' ' }],
+      ['/api/account', { 'x-request-id': '../../etc/passwd' }],
+      ['//api//account', {}],
+    ];
+    for (const [url, headers] of cases) {
+      const res = await gw.request('GET', url, { token, headers });
+      expect(res.status, url.slice(0, 40)).toBeLessThan(500);
+    }
+  });
+
+  it('for broken HTTP framing', async () => {
+    const statuses = await Promise.all([
+      rawRequest('GET /api/account HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'),
+      rawRequest(
+        'POST /api/account HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nContent-Length: 11\r\n\r\n0123456789',
+      ),
+      rawRequest('POST /api/account HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'),
+      rawRequest('BREW /api/account HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ]);
+    for (const status of statuses)
+      expect(status === 0 || (status >= 400 && status < 500), String(status)).toBe(true);
+  });
+
+  it('keeps serving after all of it', async () => {
+    expect((await gw.request('GET', '/api/account', { token })).status).toBe(200);
+    const unhandled = gw.logLines.filter((line) => line.includes('unhandled error'));
+    expect(unhandled).toEqual([]);
+  });
+});

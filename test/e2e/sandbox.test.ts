@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { send } from '../helpers/gateway.ts';
+import { exited, run, startDetached, waitFor } from '../helpers/processes.ts';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sandbox-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('npm run sandbox', () => {
+  it('starts, writes sandbox.json, serves the demo token, shares its database with the CLI and stops on Ctrl-C', async () => {
+    let baseUrl = '';
+    const sandbox = startDetached('npm', ['run', 'sandbox'], { PORT: '0', SANDBOX_DIR: dir });
+    const file = path.join(dir, 'sandbox.json');
+    try {
+      const info = await waitFor(
+        () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined),
+        60_000,
+      );
+      expect(info).toMatchObject({
+        baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        token: expect.any(String),
+      });
+      expect(info.chains).toBeTypeOf('object');
+      baseUrl = info.baseUrl;
+      await waitFor(() => (sandbox.output().includes('sandbox ready') ? true : undefined), 10_000);
+      // The token is printed once at start, and nowhere in the gateway's log file.
+      expect(sandbox.output()).toContain(info.token);
+      expect(readFileSync(path.join(dir, 'gateway.log'), 'utf8')).not.toContain(info.token.slice(17));
+
+      const account = await send(info.baseUrl, 'GET', '/api/account', { token: info.token });
+      expect(account.status).toBe(200);
+      expect(account.body.data.plan).toBe('SANDBOX');
+
+      // The faucet exists in the sandbox; a chain without a devnet is unsupported.
+      const faucet = await send(info.baseUrl, 'POST', '/api/v2/dogecoin/faucet', {
+        token: info.token,
+        json: { address: 'x', amount: '1' },
+      });
+      expect(faucet.status).toBe(404);
+      expect(faucet.body.message).toBe('Unsupported blockchain');
+
+      const cli = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'token', 'create', '--email', 'second@example.com'],
+        {
+          SANDBOX_DIR: dir,
+        },
+      );
+      expect(cli.code).toBe(0);
+      expect((await send(info.baseUrl, 'GET', '/api/account', { token: cli.stdout.trim() })).status).toBe(
+        200,
+      );
+    } finally {
+      process.kill(-sandbox.child.pid!, 'SIGINT');
+    }
+    // npm itself dies of the SIGINT as it does on Ctrl-C; what matters is that everything it started stops.
+    await exited(sandbox.child, 20_000);
+    await waitFor(() => (groupAlive(sandbox.child.pid!) ? undefined : true), 20_000);
+    expect(sandbox.output()).toContain('stopping the sandbox');
+    await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+  });
+});

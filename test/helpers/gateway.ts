@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { AppContext } from '../../src/app-context.ts';
+import { loadConfig } from '../../src/config.ts';
+import { closeContext, createContext } from '../../src/context.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { FaucetDirectory } from '../../src/services/faucets.ts';
+
+export const POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Which database this test run uses: the vitest project sets SWITCHYARD_TEST_DB. */
+export function testDatabase(): 'sqlite' | 'postgres' {
+  return process.env['SWITCHYARD_TEST_DB'] === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+export interface TestDatabase {
+  env: Record<string, string>;
+  /** The same database as a standalone process (the CLI) must be configured to reach it. */
+  processEnv: Record<string, string>;
+  pgSchema?: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database for one test file: a temp SQLite file or a new Postgres schema. */
+export function freshDatabase(): TestDatabase {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-test-'));
+  if (testDatabase() === 'sqlite') {
+    const env = { DATA_DIR: dataDir };
+    return {
+      env,
+      processEnv: env,
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const pgSchema = `t_${randomBytes(6).toString('hex')}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: POSTGRES_URL },
+    processEnv: { DATA_DIR: dataDir, DATABASE_URL: `${POSTGRES_URL}?options=-c%20search_path%3D${pgSchema}` },
+    pgSchema,
+    dataDir,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${pgSchema} CASCADE`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read envelopes of many shapes
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** Raw body text, sent as is (with headers as given). */
+  raw?: string | Uint8Array;
+  form?: Record<string, string>;
+  multipart?: Record<string, string>;
+}
+
+export interface TestGateway {
+  baseUrl: string;
+  database: TestDatabase;
+  ctx: AppContext;
+  app: FastifyInstance;
+  logLines: string[];
+  request(method: string, url: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** Creates a user (if needed) and a token for it. */
+  userToken(email?: string, plan?: string): Promise<{ token: string; userId: string }>;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  env?: Record<string, string>;
+  now?: () => Date;
+  faucets?: FaucetDirectory;
+  routes?: ((app: FastifyInstance) => Promise<void>)[];
+}
+
+/** A real gateway listening on 127.0.0.1 on the test database, with its logs captured. */
+export async function startGateway(options: GatewayOptions = {}): Promise<TestGateway> {
+  const database = freshDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'info', ...database.env, ...options.env });
+  const logLines: string[] = [];
+  const logger = createLogger(config.logLevel, { write: (line: string) => logLines.push(line) });
+  const ctx = await createContext(config, {
+    logger,
+    faucets: options.faucets ?? null,
+    ...(database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const app = await buildApp(
+    ctx,
+    (options.routes ?? []).map((routes) => async (instance: FastifyInstance) => routes(instance)),
+  );
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  return {
+    baseUrl,
+    database,
+    ctx,
+    app,
+    logLines,
+    request: (method, url, requestOptions = {}) => send(baseUrl, method, url, requestOptions),
+    async userToken(email = `user-${randomBytes(4).toString('hex')}@example.com`, plan) {
+      const user = (await ctx.users.findByEmail(email)) ?? (await ctx.users.createUser(email, plan));
+      const { token } = await ctx.users.createToken(user.id);
+      return { token, userId: user.id };
+    },
+    async close() {
+      await app.close();
+      await closeContext(ctx);
+      await database.drop();
+    },
+  };
+}
+
+export async function send(
+  baseUrl: string,
+  method: string,
+  url: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers['authorization'] ??= `Bearer ${options.token}`;
+  let body: string | Uint8Array | FormData | URLSearchParams | undefined;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['content-type'] ??= 'application/json';
+  } else if (options.form !== undefined) {
+    body = new URLSearchParams(options.form);
+  } else if (options.multipart !== undefined) {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(options.multipart)) form.append(key, value);
+    body = form;
+  } else if (options.raw !== undefined) {
+    body = options.raw;
+  }
+  const response = await fetch(baseUrl + url, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
