@@ -53,8 +53,8 @@ export class QuotaService {
   }
 
   /** Takes one unit of `kind`, or throws the plan's limit error (429 with Retry-After for requests). */
-  async reserve(userId: string, kind: MeteredResource): Promise<Reservation> {
-    const plan = await this.planOf(userId);
+  async reserve(userId: string, kind: MeteredResource, knownPlan?: PlanConfig): Promise<Reservation> {
+    const plan = knownPlan ?? (await this.planOf(userId));
     const now = this.now();
     const start = periodStart(plan.period, now).toISOString();
     const limit = plan.quotas[kind];

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../errors.ts';
+import type { PlanConfig } from '../config.ts';
 import type { Database } from '../store/schema.ts';
+import { planFromRow } from './plans.ts';
 import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
 
 export interface User {
@@ -157,19 +159,25 @@ export class UserDirectory {
     }));
   }
 
-  /** Resolves a presented token to its user, or null when unknown, malformed or revoked. */
-  async authenticate(presented: string): Promise<{ userId: string; tokenId: string } | null> {
+  /**
+   * Resolves a presented token to its user and plan (one query, as it runs on every request), or null
+   * when the token is unknown, malformed or revoked.
+   */
+  async authenticate(presented: string): Promise<{ userId: string; tokenId: string; plan: PlanConfig } | null> {
     const parsed = parseToken(presented);
     if (!parsed) return null;
     const row = await this.db
       .selectFrom('api_tokens')
-      .select(['user_id', 'secret_hash', 'last_used_at'])
-      .where('id', '=', parsed.id)
-      .where('revoked_at', 'is', null)
+      .innerJoin('subscriptions', 'subscriptions.user_id', 'api_tokens.user_id')
+      .innerJoin('plans', 'plans.name', 'subscriptions.plan')
+      .selectAll('plans')
+      .select(['api_tokens.user_id', 'api_tokens.secret_hash', 'api_tokens.last_used_at'])
+      .where('api_tokens.id', '=', parsed.id)
+      .where('api_tokens.revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
     await this.touchToken(parsed.id, row.last_used_at);
-    return { userId: row.user_id, tokenId: parsed.id };
+    return { userId: row.user_id, tokenId: parsed.id, plan: planFromRow(row) };
   }
 
   /** Records use at most once a minute, so authentication is not a write per request. */

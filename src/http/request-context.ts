@@ -36,9 +36,9 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
     // Unknown paths have no route config: they answer 404/405 without asking for a token.
     if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
-    const { userId } = await authenticate(request, ctx.users);
+    const { userId, plan } = await authenticate(request, ctx.users);
     request.userId = userId;
-    request.quotaReservation = await ctx.quotas.reserve(userId, 'requests');
+    request.quotaReservation = await ctx.quotas.reserve(userId, 'requests', plan);
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -40,8 +40,28 @@ function openSqlite(file: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; preparing is a large share of a small query's cost on SQLite. The
+ * same few hundred SQL texts recur, so prepared statements are kept and reused (bounded, oldest dropped).
+ */
+function withStatementCache(database: SqliteDatabase.Database, limit = 500) {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (statement === undefined) {
+        statement = database.prepare(sqlText);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 async function openPostgres(connectionString: string, options: StoreOptions): Promise<Store> {
