@@ -12,7 +12,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/devnets/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: [
+            'test/unit/**/*.test.ts',
+            'test/devnets/**/*.test.ts',
+            'test/e2e/**/*.test.ts',
+            'test/chains/**/*.test.ts',
+          ],
         },
       },
       { extends: true, test: { name: 'sqlite', include: storeTests, env: { SWITCHYARD_TEST_DB: 'sqlite' } } },

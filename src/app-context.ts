@@ -6,6 +6,8 @@ import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
+import type { TransactionLog } from './services/transaction-log.ts';
+import type { WalletService } from './services/wallets.ts';
 import type { Store } from './store/store.ts';
 
 /** Everything the HTTP layer and the background roles share; built once in `createContext`. */
@@ -17,6 +19,8 @@ export interface AppContext {
   users: UserDirectory;
   quotas: QuotaService;
   accounts: AccountService;
+  wallets: WalletService;
+  transactions: TransactionLog;
   metrics: MetricsRegistry;
   /** Present only in the sandbox. */
   faucets: FaucetDirectory | null;

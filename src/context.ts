@@ -9,6 +9,8 @@ import { createMetricsRegistry } from './http/metrics.ts';
 import type { Logger } from './logger.ts';
 import { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
+import { TransactionLog } from './services/transaction-log.ts';
+import { WalletService } from './services/wallets.ts';
 import { migrateToLatest, openStore } from './store/store.ts';
 
 export interface ContextOptions {
@@ -34,7 +36,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     await store.close();
     throw error;
   }
-  const quotas = new QuotaService(store.db, now);
+  const quotas = new QuotaService(store.db, store.dialect, now);
   return {
     config,
     logger,
@@ -43,6 +45,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
     accounts: new AccountService(store.db, quotas, now),
+    wallets: new WalletService(store.db, quotas, now),
+    transactions: new TransactionLog(store.db, now),
     metrics: createMetricsRegistry(),
     faucets: options.faucets ?? null,
   };

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
+import type { Dialect } from '../store/store.ts';
 import { nextPeriodStart, periodStart } from './periods.ts';
 import { planFromRow } from './plans.ts';
 
@@ -35,6 +36,7 @@ export class QuotaService {
 
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -105,6 +107,16 @@ export class QuotaService {
     resource: HeldResource,
     db: Kysely<Database> = this.db,
   ): Promise<void> {
+    // Postgres: lock the user's subscription row so concurrent creations count one after the other.
+    // SQLite: transactions already run one at a time on the single connection.
+    if (this.dialect === 'postgres') {
+      await db
+        .selectFrom('subscriptions')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .forUpdate()
+        .execute();
+    }
     const plan = await this.planOf(userId, db);
     const limit = plan.quotas[resource];
     if (limit === null) return;

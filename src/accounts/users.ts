@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../errors.ts';
 import type { PlanConfig } from '../config.ts';
+import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import { planFromRow } from './plans.ts';
 import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
@@ -163,7 +163,9 @@ export class UserDirectory {
    * Resolves a presented token to its user and plan (one query, as it runs on every request), or null
    * when the token is unknown, malformed or revoked.
    */
-  async authenticate(presented: string): Promise<{ userId: string; tokenId: string; plan: PlanConfig } | null> {
+  async authenticate(
+    presented: string,
+  ): Promise<{ userId: string; tokenId: string; plan: PlanConfig } | null> {
     const parsed = parseToken(presented);
     if (!parsed) return null;
     const row = await this.db

@@ -11,6 +11,8 @@ export interface RouteDoc {
   params?: TSchema;
   /** Schema of `data` in the success envelope. */
   data: TSchema;
+  /** The whole success body, when it is not the plain envelope around `data` (pages). */
+  successBody?: TSchema;
   /** Success status; 200 unless the route creates something. */
   status?: number;
   /** Error statuses this route documents beyond the common ones (401, 422, 429 for authenticated routes). */
@@ -28,7 +30,7 @@ const NetworkHeader = Type.Object({
 /** One place that turns a route's description into its Fastify schema: validation, serialization, OpenAPI. */
 export function routeSchema(doc: RouteDoc): FastifySchema {
   const errorStatuses = new Set([422, ...(doc.public ? [] : [401, 429]), ...(doc.errors ?? [])]);
-  const response: Record<number, TSchema> = { [doc.status ?? 200]: Envelope(doc.data) };
+  const response: Record<number, TSchema> = { [doc.status ?? 200]: doc.successBody ?? Envelope(doc.data) };
   for (const status of errorStatuses) response[status] = ErrorEnvelope;
   return {
     summary: doc.summary,

@@ -10,6 +10,8 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   api_tokens: ApiTokensTable;
   quota_usage: QuotaUsageTable;
+  addresses: AddressesTable;
+  transactions: TransactionsTable;
 }
 
 export interface UsersTable {
@@ -63,4 +65,37 @@ export interface QuotaUsageTable {
   period_start: string;
   requests: Generated<number>;
   transactions: Generated<number>;
+}
+
+export interface AddressesTable {
+  id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  address: string;
+  public_key: string;
+  /** JSON of a SealedKey; null for an unsecure address (no key kept). */
+  sealed_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TransactionsTable {
+  id: Generated<number>;
+  user_id: string;
+  blockchain: string;
+  network: string;
+  type: string;
+  txid: string | null;
+  from: string | null;
+  to: string | null;
+  contractaddress: string | null;
+  /** Decimal text in the asset's units, 12 fraction digits as Chaingateway lists them. */
+  amount: string | null;
+  tokenid: string | null;
+  /** The node's answer (or the error) as JSON text. */
+  response_json: string | null;
+  http_status: number | null;
+  created_at: string;
+  updated_at: string;
 }

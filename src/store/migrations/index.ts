@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation.ts';
+import { custody } from './0002_custody.ts';
 
 /** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_custody': custody,
 };

@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+import type { ChainName, Network } from '../chains/types.ts';
+import type { Database } from '../store/schema.ts';
+
+/** One transaction made through the gateway, successful or not, as Chaingateway lists it. */
+export interface TransactionRecord {
+  id: number;
+  user_id: string;
+  blockchain: string;
+  network: string;
+  type: string;
+  txid: string | null;
+  from: string | null;
+  to: string | null;
+  contractaddress: string | null;
+  amount: string | null;
+  tokenid: string | null;
+  responseJson: unknown;
+  httpStatus: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewTransaction {
+  userId: string;
+  chain: ChainName;
+  network: Network;
+  type: string;
+  txid: string | null;
+  from: string | null;
+  to: string | null;
+  contractaddress?: string | null;
+  /** Decimal text in the asset's units (already formatted, 12 fraction digits). */
+  amount: string | null;
+  tokenid?: string | null;
+  response: unknown;
+  httpStatus: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** The history of everything sent through the gateway: sends, broadcasts, staking, failures too. */
+export class TransactionLog {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async record(entry: NewTransaction): Promise<void> {
+    const at = isoMicros(this.now());
+    await this.db
+      .insertInto('transactions')
+      .values({
+        user_id: entry.userId,
+        blockchain: entry.chain,
+        network: entry.network,
+        type: entry.type,
+        txid: entry.txid,
+        from: entry.from,
+        to: entry.to,
+        contractaddress: entry.contractaddress ?? null,
+        amount: entry.amount,
+        tokenid: entry.tokenid ?? null,
+        response_json: entry.response === undefined ? null : JSON.stringify(entry.response),
+        http_status: entry.httpStatus,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+
+  async list(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    page: number,
+    perPage = 50,
+  ): Promise<Page<TransactionRecord>> {
+    const scoped = this.db
+      .selectFrom('transactions')
+      .where('user_id', '=', userId)
+      .where('blockchain', '=', chain)
+      .where('network', '=', network);
+    const count = await scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const rows = await scoped
+      .selectAll()
+      .orderBy('id')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    return {
+      items: rows.map((r) => ({
+        id: Number(r.id),
+        user_id: r.user_id,
+        blockchain: r.blockchain,
+        network: r.network,
+        type: r.type,
+        txid: r.txid,
+        from: r.from,
+        to: r.to,
+        contractaddress: r.contractaddress,
+        amount: r.amount,
+        tokenid: r.tokenid,
+        responseJson: r.response_json === null ? null : JSON.parse(r.response_json),
+        httpStatus: r.http_status,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+      })),
+      total: Number(count?.n ?? 0),
+      page,
+      perPage,
+    };
+  }
+}
+
+/** Laravel's timestamp form: `2024-02-13T09:00:18.000000Z` (microseconds, Z). */
+export function isoMicros(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}

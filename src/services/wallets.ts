@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { QuotaService } from '../accounts/quotas.ts';
+import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
+import { openKey, sealKey, WrongPasswordError } from '../custody/key-vault.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import type { Database } from '../store/schema.ts';
+
+/** What the wallet service needs from a chain to handle its keys. */
+export interface KeyCodec {
+  generate(): ChainKeyPair;
+  /** Throws for a malformed or out-of-range key. */
+  fromPrivateKey(privateKeyHex: string): ChainKeyPair;
+  /** The canonical form an address is stored and compared in. */
+  normalizeAddress(address: string): string;
+}
+
+export interface WalletScope {
+  userId: string;
+  chain: ChainName;
+  network: Network;
+  codec: KeyCodec;
+}
+
+export interface StoredAddress {
+  address: string;
+  publicKey: string;
+  secured: boolean;
+  createdAt: string;
+}
+
+/** How a caller proves they may sign for an address: its wallet password, or the private key itself. */
+export interface SigningProof {
+  password?: string | undefined;
+  privatekey?: string | undefined;
+}
+
+export class KeyMismatchError extends Error {
+  constructor(readonly signer: string) {
+    super(`private key belongs to ${signer}`);
+    this.name = 'KeyMismatchError';
+  }
+}
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+/**
+ * Custodial addresses per user, chain and network. A password-protected key is sealed (key-vault) and
+ * usable only by its owner with that password; an unsecure address keeps no key at all: its private key
+ * is returned once and the caller signs with it.
+ */
+export class WalletService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly quotas: QuotaService,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    quotas.registerCounter('addresses', async (db, userId) => {
+      const row = await db
+        .selectFrom('addresses')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    });
+  }
+
+  /** Creates a key pair; with a password the key is kept sealed, without one it is only returned. */
+  async create(scope: WalletScope, password?: string): Promise<ChainKeyPair> {
+    const pair = scope.codec.generate();
+    await this.store(scope, pair, password);
+    return pair;
+  }
+
+  async import(scope: WalletScope, privateKey: string, password?: string): Promise<ChainKeyPair> {
+    let pair: ChainKeyPair;
+    try {
+      pair = scope.codec.fromPrivateKey(privateKey);
+    } catch {
+      throw invalidField(
+        'privatekey',
+        'The privatekey field must be a valid private key (64 hex characters).',
+      );
+    }
+    await this.store(scope, pair, password);
+    return pair;
+  }
+
+  private async store(scope: WalletScope, pair: ChainKeyPair, password?: string): Promise<void> {
+    if (password !== undefined) assertPasswordStrength('password', password);
+    const address = scope.codec.normalizeAddress(pair.address);
+    const sealed =
+      password === undefined
+        ? null
+        : await sealKey(Buffer.from(pair.privateKey, 'hex'), password, binding(scope, address));
+    const now = this.now().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      await this.quotas.assertCapacity(scope.userId, 'addresses', trx);
+      const existing = await this.find(trx, scope, address);
+      if (existing) throw new ApiError(422, `Address ${address} already exists in your account`);
+      await trx
+        .insertInto('addresses')
+        .values({
+          id: randomUUID(),
+          user_id: scope.userId,
+          chain: scope.chain,
+          network: scope.network,
+          address,
+          public_key: pair.publicKey,
+          sealed_key: sealed,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    });
+  }
+
+  async list(scope: Omit<WalletScope, 'codec'>): Promise<StoredAddress[]> {
+    const rows = await this.db
+      .selectFrom('addresses')
+      .select(['address', 'public_key', 'sealed_key', 'created_at'])
+      .where('user_id', '=', scope.userId)
+      .where('chain', '=', scope.chain)
+      .where('network', '=', scope.network)
+      .orderBy('created_at')
+      .orderBy('address')
+      .execute();
+    return rows.map((r) => ({
+      address: r.address,
+      publicKey: r.public_key,
+      secured: r.sealed_key !== null,
+      createdAt: r.created_at,
+    }));
+  }
+
+  /** Forgets an address and its key. Returns false when the caller has no such address. */
+  async remove(scope: WalletScope, address: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('addresses')
+      .where('user_id', '=', scope.userId)
+      .where('chain', '=', scope.chain)
+      .where('network', '=', scope.network)
+      .where('address', '=', scope.codec.normalizeAddress(address))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Re-seals the key under a new password; the old one must open it. */
+  async changePassword(
+    scope: WalletScope,
+    address: string,
+    oldPassword: string,
+    newPassword: string,
+  ): Promise<void> {
+    assertPasswordStrength('new_password', newPassword);
+    const normalized = scope.codec.normalizeAddress(address);
+    const secret = await this.unseal(scope, normalized, oldPassword);
+    const sealed = await sealKey(secret, newPassword, binding(scope, normalized));
+    await this.db
+      .updateTable('addresses')
+      .set({ sealed_key: sealed, updated_at: this.now().toISOString() })
+      .where('user_id', '=', scope.userId)
+      .where('chain', '=', scope.chain)
+      .where('network', '=', scope.network)
+      .where('address', '=', normalized)
+      .execute();
+  }
+
+  /** The private key (hex) of a stored address, opened with its password. */
+  async exportKey(scope: WalletScope, address: string, password: string): Promise<string> {
+    const normalized = scope.codec.normalizeAddress(address);
+    return (await this.unseal(scope, normalized, password)).toString('hex');
+  }
+
+  /**
+   * The key to sign for `from` with, once the caller has proven they may: the password of a key this user
+   * stored, or a private key whose address is `from` (KeyMismatchError otherwise).
+   */
+  async signingKey(scope: WalletScope, from: string, proof: SigningProof): Promise<string> {
+    const normalized = scope.codec.normalizeAddress(from);
+    if (proof.privatekey !== undefined && proof.privatekey !== '') {
+      let pair: ChainKeyPair;
+      try {
+        pair = scope.codec.fromPrivateKey(proof.privatekey);
+      } catch {
+        throw invalidField(
+          'privatekey',
+          'The privatekey field must be a valid private key (64 hex characters).',
+        );
+      }
+      const signer = scope.codec.normalizeAddress(pair.address);
+      if (signer !== normalized) throw new KeyMismatchError(signer);
+      return pair.privateKey;
+    }
+    if (proof.password === undefined || proof.password === '') {
+      throw invalidField('password', 'Either password (for a stored address) or privatekey is required.');
+    }
+    return (await this.unseal(scope, normalized, proof.password)).toString('hex');
+  }
+
+  private async unseal(scope: WalletScope, address: string, password: string): Promise<Buffer> {
+    const row = await this.find(this.db, scope, address);
+    if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
+    if (row.sealed_key === null) {
+      throw new ApiError(
+        422,
+        `Address ${address} is unsecure: its private key was never stored, sign with privatekey`,
+      );
+    }
+    return openKey(row.sealed_key, password, binding(scope, address));
+  }
+
+  private find(db: Kysely<Database>, scope: Omit<WalletScope, 'codec'>, address: string) {
+    return db
+      .selectFrom('addresses')
+      .select(['id', 'sealed_key'])
+      .where('user_id', '=', scope.userId)
+      .where('chain', '=', scope.chain)
+      .where('network', '=', scope.network)
+      .where('address', '=', address)
+      .executeTakeFirst();
+  }
+}
+
+/** The sealed key opens only for this user, chain, network and address. */
+function binding(scope: Omit<WalletScope, 'codec'>, address: string): string {
+  return `${scope.userId}|${scope.chain}|${scope.network}|${address}`;
+}
+
+function assertPasswordStrength(field: string, password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
+    throw invalidField(field, `The ${field} field must be ${MIN_PASSWORD_LENGTH} to 1024 characters long.`);
+  }
+}
+
+export { WrongPasswordError };
