@@ -1,0 +1,231 @@
+// The node: head world state (pending transactions applied, as java-tron's pending session does),
+// the block list, transaction index, and per-block snapshots for the solidified view.
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { addressFromPrivateKey, type HexAddress } from './address.ts';
+import { type Block, sealBlock } from './block.ts';
+import type { ChainParams } from './params.ts';
+import { type ProcessContext, processTransaction } from './processor.ts';
+import { cloneWorld, type WorldState } from './state.ts';
+import { type Transaction, txIdOf } from './transaction.ts';
+import type { TransactionInfo } from './transaction-info.ts';
+import type { TvmBlock } from './tvm.ts';
+
+export const BLOCK_INTERVAL_MS = 3000n;
+const BLOCK_VERSION = 34;
+const TAPOS_WINDOW = 65_536n;
+
+export interface StoredTx {
+  tx: Transaction;
+  info: TransactionInfo;
+  blockNumber: bigint;
+}
+
+export interface ChainOptions {
+  params: ChainParams;
+  world: WorldState;
+  witnessKey: Uint8Array;
+  solidifyLag: number;
+  /**
+   * Block time source. 'wall' (scheduled production): the next slot at or after now.
+   * 'virtual' (mine() only): each block is 3 s after its parent, so an idle devnet never
+   * makes freshly built transactions look expired.
+   */
+  time?: 'wall' | 'virtual';
+  /** Wall clock, injectable so tests can move time. */
+  clock?: () => number;
+}
+
+export class TronChain {
+  readonly params: ChainParams;
+  readonly witness: HexAddress;
+  readonly solidifyLag: bigint;
+  /** Mainnet's genesis block has timestamp 0, so head slot = head time / 3000. */
+  readonly genesisTime = 0n;
+  private readonly witnessKey: Uint8Array;
+  private readonly clock: () => number;
+  private readonly virtualTime: boolean;
+  private readonly blocks: Block[] = [];
+  private readonly byId = new Map<string, Block>();
+  private readonly txs = new Map<string, StoredTx>();
+  private pending: { tx: Transaction; info: TransactionInfo }[] = [];
+  private readonly snapshots = new Map<bigint, WorldState>();
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Head state including pending transactions. */
+  world: WorldState;
+
+  constructor(opts: ChainOptions) {
+    this.params = opts.params;
+    this.world = opts.world;
+    this.witnessKey = opts.witnessKey;
+    this.witness = addressFromPrivateKey(opts.witnessKey);
+    this.solidifyLag = BigInt(Math.max(0, opts.solidifyLag));
+    this.clock = opts.clock ?? Date.now;
+    this.virtualTime = opts.time === 'virtual';
+    const genesis = sealBlock(
+      {
+        timestamp: 0n,
+        parentHash: new Uint8Array(32),
+        number: 0n,
+        witnessAddress: this.witness,
+        version: BLOCK_VERSION,
+      },
+      [],
+      this.witnessKey,
+    );
+    this.append(genesis);
+  }
+
+  private append(block: Block): void {
+    this.blocks.push(block);
+    this.byId.set(block.id, block);
+    this.snapshots.set(block.header.number, cloneWorld(this.world));
+    const keepFrom = block.header.number - this.solidifyLag;
+    for (const n of this.snapshots.keys()) if (n < keepFrom) this.snapshots.delete(n);
+  }
+
+  get head(): Block {
+    return this.blocks[this.blocks.length - 1] as Block;
+  }
+
+  get headTime(): bigint {
+    return this.head.header.timestamp;
+  }
+
+  get headSlot(): bigint {
+    return (this.headTime - this.genesisTime) / BLOCK_INTERVAL_MS;
+  }
+
+  get solidNumber(): bigint {
+    const n = this.head.header.number - this.solidifyLag;
+    return n > 0n ? n : 0n;
+  }
+
+  get solidBlock(): Block {
+    return this.blocks[Number(this.solidNumber)] as Block;
+  }
+
+  /** World as of the head (with pending) or as of the solidified block. */
+  worldAt(solid: boolean): WorldState {
+    return solid ? (this.snapshots.get(this.solidNumber) as WorldState) : this.world;
+  }
+
+  blockByNumber(n: bigint, solid = false): Block | undefined {
+    if (n < 0n || n > (solid ? this.solidNumber : this.head.header.number)) return undefined;
+    return this.blocks[Number(n)];
+  }
+
+  blockById(id: string, solid = false): Block | undefined {
+    const b = this.byId.get(id.toLowerCase());
+    if (!b || (solid && b.header.number > this.solidNumber)) return undefined;
+    return b;
+  }
+
+  transaction(id: string, solid = false): StoredTx | undefined {
+    const t = this.txs.get(id.toLowerCase());
+    if (!t || (solid && t.blockNumber > this.solidNumber)) return undefined;
+    return t;
+  }
+
+  pendingIds(): string[] {
+    return this.pending.map((p) => p.info.id);
+  }
+
+  /** Runs mutations one at a time: the TVM is async and the world must not interleave. */
+  serialize<T>(fn: () => Promise<T> | T): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private nextBlockTime(): bigint {
+    const next = this.headTime + BLOCK_INTERVAL_MS;
+    // Block 1 always starts at the wall clock: genesis carries timestamp 0.
+    if (this.virtualTime && this.head.header.number > 0n) return next;
+    const aligned = (BigInt(this.clock()) / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS;
+    return aligned > next ? aligned : next;
+  }
+
+  nextTvmBlock(): TvmBlock {
+    return { number: this.head.header.number + 1n, timestamp: this.nextBlockTime(), witness: this.witness };
+  }
+
+  /** The recent-block store java-tron checks TaPoS against (keyed by the low 16 bits of the number). */
+  refBlockHash(refBlockBytes: Uint8Array): Uint8Array | null {
+    if (refBlockBytes.length !== 2) return null;
+    const low = BigInt(((refBlockBytes[0] as number) << 8) | (refBlockBytes[1] as number));
+    const head = this.head.header.number;
+    const n = head - ((head - low) & 0xffffn);
+    if (n < 0n || head - n >= TAPOS_WINDOW) return null;
+    const block = this.blocks[Number(n)];
+    return block ? hexToBytes(block.id.slice(16, 32)) : null;
+  }
+
+  processContext(world = this.world): ProcessContext {
+    return {
+      world,
+      params: this.params,
+      headTime: this.headTime,
+      headSlot: this.headSlot,
+      nextBlock: this.nextTvmBlock(),
+      refBlockHash: (b) => this.refBlockHash(b),
+      isKnown: (id) => this.txs.has(id) || this.pending.some((p) => p.info.id === id),
+    };
+  }
+
+  /** Validates, executes and queues a signed transaction; throws BroadcastError on rejection. */
+  submit(tx: Transaction): Promise<TransactionInfo> {
+    return this.serialize(async () => {
+      const processed = await processTransaction(this.processContext(), tx);
+      this.world = processed.world;
+      this.pending.push({ tx: processed.tx, info: processed.info });
+      return processed.info;
+    });
+  }
+
+  mine(count = 1): Promise<Block[]> {
+    return this.serialize(() => {
+      const out: Block[] = [];
+      for (let i = 0; i < count; i++) out.push(this.produce());
+      return out;
+    });
+  }
+
+  private produce(): Block {
+    const timestamp = this.nextBlockTime();
+    const number = this.head.header.number + 1n;
+    const included = this.pending;
+    this.pending = [];
+    const block = sealBlock(
+      {
+        timestamp,
+        parentHash: hexToBytes(this.head.id),
+        number,
+        witnessAddress: this.witness,
+        version: BLOCK_VERSION,
+      },
+      included.map((p) => p.tx),
+      this.witnessKey,
+    );
+    for (const p of included) {
+      p.info.blockNumber = number;
+      p.info.blockTimeStamp = timestamp;
+      this.txs.set(p.info.id, { tx: p.tx, info: p.info, blockNumber: number });
+    }
+    this.append(block);
+    return block;
+  }
+
+  blocksInRange(start: bigint, end: bigint, solid = false): Block[] {
+    const out: Block[] = [];
+    const last = solid ? this.solidNumber : this.head.header.number;
+    for (let n = start < 0n ? 0n : start; n < end && n <= last; n++)
+      out.push(this.blocks[Number(n)] as Block);
+    return out;
+  }
+
+  txInfosOfBlock(n: bigint): TransactionInfo[] {
+    const block = this.blocks[Number(n)];
+    if (!block) return [];
+    return block.transactions.map((tx) => (this.txs.get(txIdOf(tx.raw)) as StoredTx).info);
+  }
+}

@@ -1,0 +1,108 @@
+// Tron devnet: an in-memory chain behind the java-tron full-node HTTP API subset.
+import type { AddressInfo } from 'node:net';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { hexAddressToBase58 } from './address.ts';
+import { TronChain } from './chain.ts';
+import { Faucet } from './faucet.ts';
+import { buildGenesis, type GenesisOptions } from './genesis.ts';
+import { nodeRoutes } from './http/routes.ts';
+import { createNodeServer } from './http/server.ts';
+
+export type { GenesisOptions } from './genesis.ts';
+export type { ChainParams } from './params.ts';
+
+export interface TronDevnetOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Block production interval; null produces blocks only through mine(). Default 3000. */
+  blockIntervalMs?: number | null;
+  /** How many blocks the solidified head lags the head (java-tron mainnet: about 19). Default 19. */
+  solidifyLag?: number;
+  genesis?: GenesisOptions;
+}
+
+export interface TronDevnetTokens {
+  trc20: { USDT: string } & Record<string, string>;
+  trc721: { NFT: string } & Record<string, string>;
+  /** TRC10 token name -> token id. */
+  trc10: Record<string, string>;
+}
+
+export interface TronDevnet {
+  /** Base URL for TronWeb's fullHost or plain /wallet/* calls. */
+  url: string;
+  /** Genesis faucet key (devnet only): owner of the tokens, issuer of the TRC10 asset. */
+  faucet: { address: string; privateKey: string };
+  tokens: TronDevnetTokens;
+  /** The chain itself, for tests that need to look inside. */
+  chain: TronChain;
+  /** Produces `n` blocks now; resolves to the new head block number. */
+  mine(n?: number): Promise<number>;
+  faucetTrx(address: string, sun: bigint): Promise<string>;
+  faucetTrc20(contract: string, to: string, units: bigint): Promise<string>;
+  faucetTrc721(contract: string, to: string): Promise<bigint>;
+  faucetTrc10(assetId: string, to: string, units: bigint): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<TronDevnet> {
+  const genesis = await buildGenesis(options.genesis);
+  const interval = options.blockIntervalMs === undefined ? 3000 : options.blockIntervalMs;
+  const chain = new TronChain({
+    params: genesis.params,
+    world: genesis.world,
+    witnessKey: genesis.witnessKey,
+    solidifyLag: options.solidifyLag ?? 19,
+    time: interval === null ? 'virtual' : 'wall',
+  });
+  // Genesis carries timestamp 0 like mainnet; block 1 brings the clock to now.
+  await chain.mine(1);
+  const faucet = new Faucet(chain, genesis.faucetKey, genesis.faucet);
+
+  const server = createNodeServer(nodeRoutes(chain), (err) => console.error('[tron-devnet]', err));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  const timer =
+    interval === null
+      ? null
+      : setInterval(() => {
+          chain.mine(1).catch((err: unknown) => console.error('[tron-devnet] block production failed', err));
+        }, interval);
+  timer?.unref();
+
+  const b58 = hexAddressToBase58;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    faucet: { address: b58(genesis.faucet), privateKey: bytesToHex(genesis.faucetKey) },
+    tokens: {
+      trc20: { USDT: b58(genesis.tokens.trc20['USDT'] as string) },
+      trc721: { NFT: b58(genesis.tokens.trc721['NFT'] as string) },
+      trc10: { ...genesis.tokens.trc10 },
+    },
+    chain,
+    mine: async (n = 1) => {
+      await chain.mine(n);
+      return Number(chain.head.header.number);
+    },
+    faucetTrx: (address, sun) => faucet.trx(address, sun),
+    faucetTrc20: (contract, to, units) => faucet.trc20(contract, to, units),
+    faucetTrc721: (contract, to) => faucet.trc721(contract, to),
+    faucetTrc10: (assetId, to, units) => faucet.trc10(assetId, to, units),
+    close: async () => {
+      if (timer) clearInterval(timer);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
