@@ -38,6 +38,8 @@ export interface Config {
   defaultPlan: string;
   nodeTimeoutMs: number;
   nodeRetries: number;
+  /** Default most TRX (in sun) a TRC20/TRC721 transfer may burn for energy and bandwidth. */
+  tronFeeLimitSun: bigint;
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
   endpoints: Partial<Record<ChainName, Partial<Record<Network, NodeEndpointConfig[]>>>>;
 }
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultPlan,
     nodeTimeoutMs: integer(merged, 'NODE_TIMEOUT_MS', 10_000, 100, 600_000),
     nodeRetries: integer(merged, 'NODE_RETRIES', 3, 0, 20),
+    tronFeeLimitSun: BigInt(integer(merged, 'TRON_FEE_LIMIT_TRX', 100, 1, 15_000)) * 1_000_000n,
     endpoints: parseEndpoints(merged),
   };
 }

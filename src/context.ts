@@ -2,7 +2,8 @@ import { syncPlans } from './accounts/plans.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
-import { type AdapterFactory, buildRegistry } from './chains/registry.ts';
+import { CHAIN_FAMILIES, type ChainFamily } from './chains/families.ts';
+import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
 import type { Config } from './config.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
@@ -15,7 +16,8 @@ import { migrateToLatest, openStore } from './store/store.ts';
 
 export interface ContextOptions {
   logger: Logger;
-  adapterFactories?: Partial<Record<ChainName, AdapterFactory>>;
+  /** The chains to serve; every family this build has unless a test narrows it. */
+  chains?: Partial<Record<ChainName, ChainFamily>>;
   faucets?: FaucetDirectory | null;
   /** Postgres schema to work in (tests isolate themselves this way). */
   pgSchema?: string;
@@ -41,7 +43,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     config,
     logger,
     store,
-    registry: buildRegistry(config, logger, options.adapterFactories ?? {}),
+    registry: buildRegistry(config, logger, options.chains ?? CHAIN_FAMILIES),
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
     accounts: new AccountService(store.db, quotas, now),

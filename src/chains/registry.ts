@@ -59,19 +59,23 @@ export class ChainRegistry {
   }
 }
 
-/** Builds the registry from the configured endpoints and the chain families this build knows. */
+/** Builds the registry from the configured endpoints (or each family's public defaults). */
 export function buildRegistry(
   config: Config,
   logger: Logger,
-  factories: Partial<Record<ChainName, AdapterFactory>>,
-  defaults: Partial<Record<ChainName, Partial<Record<Network, NodeEndpointConfig[]>>>> = {},
+  families: Partial<
+    Record<ChainName, { factory: AdapterFactory; defaults: Partial<Record<Network, NodeEndpointConfig[]>> }>
+  >,
 ): ChainRegistry {
   const registry = new ChainRegistry();
-  for (const [chain, factory] of Object.entries(factories) as [ChainName, AdapterFactory][]) {
+  for (const [chain, family] of Object.entries(families) as [
+    ChainName,
+    NonNullable<(typeof families)[ChainName]>,
+  ][]) {
     for (const network of NETWORKS) {
-      const endpoints = config.endpoints[chain]?.[network] ?? defaults[chain]?.[network] ?? [];
+      const endpoints = config.endpoints[chain]?.[network] ?? family.defaults[network] ?? [];
       if (endpoints.length === 0) continue;
-      const adapter = factory({
+      const adapter = family.factory({
         chain,
         network,
         endpoints,

@@ -9,6 +9,7 @@ import { registerRequestContext } from './request-context.ts';
 import { accountRoutes } from './routes/account.ts';
 import { faucetRoutes } from './routes/faucet.ts';
 import { healthRoutes } from './routes/health.ts';
+import { tronRoutes } from './routes/tron/index.ts';
 
 export const API_VERSION = '2.1.0';
 
@@ -19,10 +20,10 @@ export function rewriteLegacyPrefix(url: string): string {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Builds the HTTP API on a shared context. Chain route plugins are added by `chainRoutes`. */
+/** Builds the HTTP API on a shared context; `extraRoutes` lets tests add routes of their own. */
 export async function buildApp(
   ctx: AppContext,
-  chainRoutes: ((app: FastifyInstance, options: { ctx: AppContext }) => Promise<void>)[] = [],
+  extraRoutes: ((app: FastifyInstance, options: { ctx: AppContext }) => Promise<void>)[] = [],
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
@@ -50,7 +51,8 @@ export async function buildApp(
 
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
-  for (const routes of chainRoutes) await app.register(routes, { ctx });
+  await app.register(tronRoutes, { ctx });
+  for (const routes of extraRoutes) await app.register(routes, { ctx });
   if (ctx.faucets) await app.register(faucetRoutes, { ctx, faucets: ctx.faucets });
   return app;
 }

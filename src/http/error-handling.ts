@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
+import { NodeError, NodeUnavailableError } from '../chains/node-client.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import { ApiError, type FieldError, VALIDATION_FAILED } from '../errors.ts';
 
@@ -73,6 +74,16 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
     if (error instanceof ApiError) {
       reply.headers(error.headers);
       return reply.code(error.status).send(errorBody(error.status, error.message, error.errors));
+    }
+    if (error instanceof NodeError) {
+      // The detail (endpoint hosts, node bodies) is for the operator's log, not the caller.
+      request.log.warn({ err: error }, 'node call failed');
+      const status = error instanceof NodeUnavailableError ? 503 : 502;
+      const message =
+        status === 503
+          ? `${error.chain} ${error.network} node unavailable, try again later`
+          : `${error.chain} ${error.network} node refused the request`;
+      return reply.code(status).send(errorBody(status, message));
     }
     if (error.validation) {
       const errors = fieldErrors(error.validation as AjvError[], error.validationContext);

@@ -1,6 +1,7 @@
 import type { ChainName, Network } from '../chains/types.ts';
 import type { NodeEndpointConfig } from '../config.ts';
 import type { Faucet } from '../services/faucets.ts';
+import { startTronSandboxDevnet } from './tron-devnet.ts';
 
 /** Demo tokens a devnet pre-deploys: standard (trc20, erc20 ...) -> symbol -> contract address or id. */
 export type DevnetTokens = Record<string, Record<string, string>>;
@@ -21,4 +22,6 @@ export type DevnetStarter = (network: Network, dir: string) => Promise<RunningDe
 /**
  * The devnets the sandbox runs, one per chain, each started once per network. Chains add theirs here.
  */
-export const DEVNET_STARTERS: Partial<Record<ChainName, DevnetStarter>> = {};
+export const DEVNET_STARTERS: Partial<Record<ChainName, DevnetStarter>> = {
+  tron: startTronSandboxDevnet,
+};

@@ -1,8 +1,7 @@
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
-import type { AdapterFactory } from '../chains/registry.ts';
-import { type ChainName, NETWORKS } from '../chains/types.ts';
+import { NETWORKS } from '../chains/types.ts';
 import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
@@ -77,7 +76,7 @@ function chainsOf(devnets: RunningDevnet[]): SandboxFile['chains'] {
   return chains;
 }
 
-export async function startSandbox(adapterFactories: Partial<Record<ChainName, AdapterFactory>> = {}) {
+export async function startSandbox() {
   const dir = path.resolve(process.env['SANDBOX_DIR'] || '.sandbox');
   mkdirSync(dir, { recursive: true });
   const devnets = await startDevnets(dir);
@@ -87,7 +86,7 @@ export async function startSandbox(adapterFactories: Partial<Record<ChainName, A
   const faucets = new FaucetDirectory();
   for (const devnet of devnets) faucets.add(devnet.chain, devnet.network, devnet.faucet);
 
-  const ctx = await createContext(config, { logger, adapterFactories, faucets });
+  const ctx = await createContext(config, { logger, faucets });
   const app = await buildApp(ctx);
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = address.replace('://0.0.0.0', '://127.0.0.1');

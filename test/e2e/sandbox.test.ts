@@ -42,7 +42,33 @@ describe('npm run sandbox', () => {
       expect(account.status).toBe(200);
       expect(account.body.data.plan).toBe('SANDBOX');
 
-      // The faucet exists in the sandbox; a chain without a devnet is unsupported.
+      // Tron runs on devnets for both networks, with demo tokens; the faucet funds an address at once.
+      expect(info.chains.tron).toMatchObject({
+        networks: ['mainnet', 'testnet'],
+        tokens: { trc20: { USDT: expect.stringMatching(/^T/) }, trc721: { NFT: expect.any(String) } },
+      });
+      const tron = (method: string, url: string, json?: unknown, network = 'mainnet') =>
+        send(info.baseUrl, method, `/api/v2/tron${url}`, {
+          token: info.token,
+          headers: { 'x-network': network },
+          ...(json === undefined ? {} : { json }),
+        });
+      const created = await tron('POST', '/addresses', {});
+      const address = created.body.data[0].address as string;
+      const funded = await tron('POST', '/faucet', { address, amount: '25' }, 'testnet');
+      expect(funded.status, funded.text).toBe(200);
+      expect((await tron('GET', `/balances/${address}`, undefined, 'testnet')).body.data.balance).toBe(
+        '25000000',
+      );
+      expect((await tron('GET', `/balances/${address}`)).body.data.balance).toBe('0');
+      const usdt = await tron('POST', '/faucet', {
+        address,
+        amount: '10',
+        contractaddress: info.chains.tron.tokens.trc20.USDT,
+      });
+      expect(usdt.body.data).toMatchObject({ symbol: 'USDT', amount: '10' });
+
+      // A chain without a devnet is unsupported.
       const faucet = await send(info.baseUrl, 'POST', '/api/v2/dogecoin/faucet', {
         token: info.token,
         json: { address: 'x', amount: '1' },

@@ -35,17 +35,15 @@ describe('ChainRegistry', () => {
     const config = loadConfig({ TRON_TESTNET_URLS: 'http://127.0.0.1:1' });
     const closed: string[] = [];
     const seen: string[] = [];
-    const registry = buildRegistry(
-      config,
-      createLogger('silent'),
-      {
-        tron: (ctx) => {
+    const registry = buildRegistry(config, createLogger('silent'), {
+      tron: {
+        factory: (ctx) => {
           seen.push(`${ctx.network}:${ctx.endpoints.map((e) => e.url).join()}`);
           return adapter('tron', ctx.network, closed);
         },
+        defaults: { mainnet: [{ url: 'http://default.example', headers: {} }] },
       },
-      { tron: { mainnet: [{ url: 'http://default.example', headers: {} }] } },
-    );
+    });
     expect(seen.sort()).toEqual(['mainnet:http://default.example', 'testnet:http://127.0.0.1:1']);
     expect(registry.networksOf('tron')).toEqual(['mainnet', 'testnet']);
     await registry.closeAll();

@@ -10,9 +10,9 @@ import { validateSignature } from '../../../devnets/tron/processor.ts';
 import { SignatureError, signHash } from '../../../devnets/tron/signature.ts';
 import { decodeRaw, encodeTransaction, type TxRaw, txIdOf } from '../../../devnets/tron/transaction.ts';
 import { parseTransactionJson, printTransaction } from '../../../devnets/tron/transaction-json.ts';
+import responses from '../../vectors/tron_http_responses.json' with { type: 'json' };
+import vectors from '../../vectors/tron_vectors.json' with { type: 'json' };
 import { fromHex, post, utf8Hex } from './helpers.ts';
-import responses from './vectors/tron_http_responses.json' with { type: 'json' };
-import vectors from './vectors/tron_vectors.json' with { type: 'json' };
 
 type Broadcast = { result?: boolean; code?: string; message?: string; txid: string };
 

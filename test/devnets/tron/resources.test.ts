@@ -11,7 +11,7 @@ import {
 } from '../../../devnets/tron/resources.ts';
 import { emptyWorld, newAccount } from '../../../devnets/tron/state.ts';
 import { decodeRaw, encodeTransaction } from '../../../devnets/tron/transaction.ts';
-import vectors from './vectors/tron_vectors.json' with { type: 'json' };
+import vectors from '../../vectors/tron_vectors.json' with { type: 'json' };
 
 describe('usage window (ResourceProcessor.increase)', () => {
   it('adds usage at the same slot and decays linearly over 28 800 slots', () => {

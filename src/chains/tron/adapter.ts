@@ -1,0 +1,360 @@
+/**
+ * TronAdapter: the one object routes and services use for Tron. It composes the codec, node calls,
+ * builders, signer, token reads and fee pre-flight; every node call goes through one NodeClient built
+ * from the adapter context (timeouts, retries, failover across the configured endpoints).
+ */
+import type { NodeEndpointConfig } from '../../config.ts';
+import { NodeClient, NodeHttpError } from '../node-client.ts';
+import type { AdapterContext, AdapterFactory } from '../registry.ts';
+import type { ChainAdapter, Network } from '../types.ts';
+import { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
+import { TronInputError, TronInvalidResponseError } from './errors.ts';
+import { type ContractCallArgs, TronFeeEstimator } from './fee-estimator.ts';
+import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from './keys.ts';
+import { type NodeJson, TronNodeApi } from './node-api.ts';
+import { readBroadcastResponse } from './node-messages.ts';
+import { type FeePrices, int, normalizeAccountResources, preflightProblems } from './resources.ts';
+import { signTronTransaction, txidOf } from './signing.ts';
+import { type Trc10Info, type Trc20Info, TronTokenReader } from './tokens.ts';
+import { TronTransactionBuilder } from './transaction-builder.ts';
+import type {
+  SignedTronTransaction,
+  TronAccountResources,
+  TronFreezeResource,
+  TronResource,
+  TronResourceEstimate,
+  TronTransaction,
+} from './types.ts';
+
+/** Public TronGrid endpoints; an API key, when configured, arrives as a TRON-PRO-API-KEY header. */
+export const TRON_DEFAULT_ENDPOINTS: Record<Network, NodeEndpointConfig[]> = {
+  mainnet: [{ url: 'https://api.trongrid.io', headers: {} }],
+  testnet: [{ url: 'https://nile.trongrid.io', headers: {} }],
+};
+
+/** Energy and bandwidth prices change by committee proposal only, so a few minutes of caching is safe. */
+const PRICE_CACHE_MS = 5 * 60_000;
+
+export interface ChainParameter {
+  key: string;
+  value?: number;
+}
+
+export interface TronAdapterOptions {
+  network: Network;
+  endpoints: NodeEndpointConfig[];
+  timeoutMs?: number;
+  retries?: number;
+}
+
+export class TronAdapter implements ChainAdapter {
+  readonly chain = 'tron' as const;
+  readonly network: Network;
+  readonly nativeSymbol = 'TRX';
+  readonly nativeDecimals = 6;
+
+  readonly #client: NodeClient;
+  readonly #node: TronNodeApi;
+  readonly #builder: TronTransactionBuilder;
+  readonly #tokens: TronTokenReader;
+  readonly #estimator: TronFeeEstimator;
+  #prices: { value: Promise<FeePrices>; expires: number } | null = null;
+  /** Set once the node has answered `getblock` with an error (builds before java-tron 4.7). */
+  #noHeaderOnlyBlocks = false;
+
+  constructor(options: TronAdapterOptions) {
+    this.network = options.network;
+    this.#client = new NodeClient({
+      chain: 'tron',
+      network: options.network,
+      endpoints: options.endpoints,
+      timeoutMs: options.timeoutMs,
+      retries: options.retries,
+    });
+    this.#node = new TronNodeApi(this.#client);
+    this.#builder = new TronTransactionBuilder(this.#node);
+    this.#tokens = new TronTokenReader(this.#node);
+    this.#estimator = new TronFeeEstimator({
+      node: this.#node,
+      prices: () => this.#feePrices(),
+      resources: (address) => this.getAccountResources(address),
+    });
+  }
+
+  // Addresses and keys.
+
+  isAddress(address: string): boolean {
+    return isTronAddress(address);
+  }
+
+  toBase58(address: string): string {
+    return toBase58Address(address);
+  }
+
+  toHex(address: string): string {
+    return toHexAddress(address);
+  }
+
+  generateKey(): TronKeyPair {
+    return generateTronKey();
+  }
+
+  keyFromPrivate(privateKeyHex: string): TronKeyPair {
+    return tronKeyFromPrivate(privateKeyHex);
+  }
+
+  // Blocks and transactions.
+
+  async getBlockNumber(): Promise<bigint> {
+    return this.#headNumber(false);
+  }
+
+  /** Number of the latest solidified (irreversible) block. */
+  async getSolidBlockNumber(): Promise<bigint> {
+    return this.#headNumber(true);
+  }
+
+  /** Raw node block JSON by number or 64-hex block id; null when the node has no such block. */
+  async getBlock(numberOrId: string): Promise<NodeJson | null> {
+    const text = String(numberOrId).trim();
+    let block: NodeJson;
+    if (/^[0-9]{1,16}$/.test(text)) {
+      block = await this.#node.getBlockByNum(BigInt(text));
+    } else if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) {
+      block = await this.#node.getBlockById(text.replace(/^0x/, '').toLowerCase());
+    } else {
+      throw new TronInputError('block must be a block number or a 64-character hex block id');
+    }
+    return emptyToNull(block);
+  }
+
+  async getTransaction(txid: string): Promise<NodeJson | null> {
+    return emptyToNull(await this.#node.getTransactionById(txidParam(txid)));
+  }
+
+  async getTransactionInfo(txid: string): Promise<NodeJson | null> {
+    return emptyToNull(await this.#node.getTransactionInfoById(txidParam(txid)));
+  }
+
+  // Accounts and tokens.
+
+  /**
+   * Raw getaccount JSON, or null for an account the chain has never seen. Parsed like any JSON client
+   * does (int64 beyond 2^53 round); getBalance, getTrc10Balance and getAccountResources are exact.
+   */
+  async getAccount(address: string): Promise<NodeJson | null> {
+    return emptyToNull(await this.#node.call('getaccount', { address: toHexAddress(address) }));
+  }
+
+  /** TRX balance in sun (0 for an unknown account). */
+  async getBalance(address: string): Promise<bigint> {
+    const account = await this.#node.getAccount(toHexAddress(address));
+    return int(account['balance']);
+  }
+
+  getTrc20Balance(address: string, contract: string): Promise<{ balance: bigint; decimals: number }> {
+    return this.#tokens.trc20Balance(address, contract);
+  }
+
+  getTrc20Decimals(contract: string): Promise<number> {
+    return this.#tokens.trc20Decimals(contract);
+  }
+
+  /** @throws TronContractError when the contract does not exist or does not answer. */
+  getTrc20Info(contract: string): Promise<Trc20Info> {
+    return this.#tokens.trc20Info(contract);
+  }
+
+  getTrc10Balance(address: string, tokenId: string): Promise<bigint> {
+    return this.#tokens.trc10Balance(address, tokenId);
+  }
+
+  /** @throws TronContractError when no TRC10 token has this id. */
+  getTrc10Info(tokenId: string): Promise<Trc10Info> {
+    return this.#tokens.trc10Info(tokenId);
+  }
+
+  async getChainParameters(): Promise<{ chainParameter: ChainParameter[] }> {
+    const body = await this.#node.getChainParameters();
+    const list = body['chainParameter'];
+    if (!Array.isArray(list))
+      throw new TronInvalidResponseError('Tron node sent chain parameters without a list');
+    return { chainParameter: list as ChainParameter[] };
+  }
+
+  async getAccountResources(address: string): Promise<TronAccountResources> {
+    const hex = toHexAddress(address);
+    const [account, resource] = await Promise.all([
+      this.#node.getAccount(hex),
+      this.#node.getAccountResource(hex),
+    ]);
+    return normalizeAccountResources(hex, account, resource);
+  }
+
+  // Unsigned transactions, built by the node and verified against the request.
+
+  buildTrxTransfer(from: string, to: string, sun: bigint): Promise<TronTransaction> {
+    return this.#builder.trxTransfer(from, to, sun);
+  }
+
+  buildTrc20Transfer(
+    from: string,
+    to: string,
+    contract: string,
+    units: bigint,
+    feeLimitSun: bigint,
+  ): Promise<TronTransaction> {
+    return this.#builder.trc20Transfer(from, to, contract, units, feeLimitSun);
+  }
+
+  buildTrc721Transfer(
+    from: string,
+    to: string,
+    contract: string,
+    tokenId: bigint,
+    feeLimitSun: bigint,
+  ): Promise<TronTransaction> {
+    return this.#builder.trc721Transfer(from, to, contract, tokenId, feeLimitSun);
+  }
+
+  buildTrc10Transfer(from: string, to: string, tokenId: string, units: bigint): Promise<TronTransaction> {
+    return this.#builder.trc10Transfer(from, to, tokenId, units);
+  }
+
+  buildFreeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
+    return this.#builder.freeze(owner, sun, resource);
+  }
+
+  buildUnfreeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
+    return this.#builder.unfreeze(owner, sun, resource);
+  }
+
+  /** `lockPeriod` is in blocks (3 s each), as java-tron takes it; only used with `lock`. */
+  buildDelegate(
+    owner: string,
+    receiver: string,
+    sun: bigint,
+    resource: TronResource,
+    lock = false,
+    lockPeriod?: bigint,
+  ): Promise<TronTransaction> {
+    return this.#builder.delegate(owner, receiver, sun, resource, lock, lockPeriod);
+  }
+
+  buildUndelegate(
+    owner: string,
+    receiver: string,
+    sun: bigint,
+    resource: TronResource,
+  ): Promise<TronTransaction> {
+    return this.#builder.undelegate(owner, receiver, sun, resource);
+  }
+
+  // Signing and broadcasting.
+
+  /** Pure and local: a signed copy of `tx`. */
+  sign(tx: TronTransaction, privateKeyHex: string): SignedTronTransaction {
+    return signTronTransaction(tx, privateKeyHex);
+  }
+
+  /**
+   * @throws TronBroadcastError with the node's code and decoded message when it refuses the transaction.
+   */
+  async broadcast(signedTx: TronTransaction): Promise<{ txid: string }> {
+    if (signedTx === null || typeof signedTx !== 'object' || typeof signedTx.raw_data !== 'object') {
+      throw new TronInputError('transaction must carry raw_data');
+    }
+    // The node hashes raw_data itself; raw_data_hex gives the same id for a well-formed transaction.
+    const txid =
+      typeof signedTx.raw_data_hex === 'string' && /^(?:[0-9a-fA-F]{2})+$/.test(signedTx.raw_data_hex)
+        ? txidOf(signedTx.raw_data_hex)
+        : String(signedTx.txID ?? '').toLowerCase();
+    const outcome = readBroadcastResponse(await this.#node.broadcastTransaction(signedTx), txid);
+    if (!outcome.ok) throw outcome.error;
+    return { txid: outcome.txid };
+  }
+
+  // Resource pre-flight.
+
+  /** Energy, bandwidth and TRX a TRC20/TRC721 call from `from` needs, against what `from` has. */
+  estimateContractTransfer(
+    from: string,
+    input: TronTransaction | ContractCallArgs,
+  ): Promise<TronResourceEstimate> {
+    return this.#estimator.estimate(from, input);
+  }
+
+  /** Reasons the estimated transfer would fail or exceed `feeLimitSun`; empty when it is fine. */
+  preflightProblems(estimate: TronResourceEstimate, feeLimitSun: bigint): string[] {
+    return preflightProblems(estimate, feeLimitSun);
+  }
+
+  // Lifecycle.
+
+  async checkNode(): Promise<void> {
+    const block = await this.#node.getBlockByNum(0n);
+    if (typeof block['blockID'] !== 'string') {
+      throw new TronInvalidResponseError(`tron ${this.network} node did not return its genesis block`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+  }
+
+  async #headNumber(solidity: boolean): Promise<bigint> {
+    if (!this.#noHeaderOnlyBlocks) {
+      try {
+        const header = await this.#node.getBlockHeader(solidity);
+        if (typeof header['Error'] !== 'string') return blockNumberOf(header);
+      } catch (error) {
+        if (!(error instanceof NodeHttpError && (error.status === 404 || error.status === 405))) throw error;
+      }
+      this.#noHeaderOnlyBlocks = true;
+    }
+    return blockNumberOf(await this.#node.getNowBlock(solidity));
+  }
+
+  #feePrices(): Promise<FeePrices> {
+    const now = Date.now();
+    if (this.#prices && this.#prices.expires > now) return this.#prices.value;
+    const value = this.getChainParameters().then(({ chainParameter }) => {
+      const param = (key: string) => int(chainParameter.find((p) => p?.key === key)?.value);
+      return { energyPriceSun: param('getEnergyFee'), bandwidthPriceSun: param('getTransactionFee') };
+    });
+    this.#prices = { value, expires: now + PRICE_CACHE_MS };
+    // A failed lookup is not cached: the next estimate asks again.
+    value.catch(() => {
+      if (this.#prices?.value === value) this.#prices = null;
+    });
+    return value;
+  }
+}
+
+export const tronAdapterFactory: AdapterFactory = (context: AdapterContext) =>
+  new TronAdapter({
+    network: context.network,
+    endpoints: context.endpoints,
+    timeoutMs: context.timeoutMs,
+    retries: context.retries,
+  });
+
+function emptyToNull(body: NodeJson): NodeJson | null {
+  return Object.keys(body).length === 0 ? null : body;
+}
+
+function txidParam(txid: string): string {
+  const text = String(txid).trim().replace(/^0x/, '');
+  if (!/^[0-9a-fA-F]{64}$/.test(text))
+    throw new TronInputError('transaction id must be 64 hexadecimal characters');
+  return text.toLowerCase();
+}
+
+function blockNumberOf(block: NodeJson): bigint {
+  const header = block['block_header'] as { raw_data?: { number?: unknown } } | undefined;
+  if (typeof block['blockID'] !== 'string' || !header?.raw_data) {
+    throw new TronInvalidResponseError('Tron node sent a block without a header');
+  }
+  // Block 0 prints no number: proto3 omits defaults.
+  return int(header.raw_data.number);
+}

@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox';
+
+/** Base58 Tron address; the checksum is verified by the service. */
+export const TronAddress = Type.String({
+  pattern: '^T[1-9A-HJ-NP-Za-km-z]{33}$',
+  description: 'Tron address (base58, T...)',
+});
+
+/** Base58 or 41-prefixed hex, where the spec accepts both. */
+export const TronAnyAddress = Type.String({
+  pattern: '^(T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$',
+  description: 'Tron address, base58 (T...) or hex (41...)',
+});
+
+export const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
+  description:
+    "Amount in the asset's units (TRX, or the token's own decimals), as a decimal string or number",
+});
+
+export const Password = Type.String({
+  minLength: 1,
+  maxLength: 1024,
+  description: 'Wallet password of a stored address',
+});
+export const PrivateKey = Type.String({
+  minLength: 1,
+  maxLength: 130,
+  description: 'Private key (hex) of an unsecure address; never stored',
+});
+
+/** Either `password` (stored key) or `privatekey`. */
+export const SigningFields = {
+  password: Type.Optional(Password),
+  privatekey: Type.Optional(PrivateKey),
+};
+
+export const FeeLimit = Type.Optional(
+  Type.Union([Type.String({ maxLength: 40 }), Type.Number()], {
+    description: 'Most TRX this contract call may burn (default from TRON_FEE_LIMIT_TRX)',
+  }),
+);
+
+export const Txid = Type.String({
+  pattern: '^(0x)?[0-9a-fA-F]{64}$',
+  description: 'Transaction id (64 hex)',
+});
+
+export const TxidData = Type.Object({
+  txid: Type.String(),
+  estimate: Type.Optional(
+    Type.Object(
+      {
+        energy: Type.String(),
+        bandwidth: Type.String(),
+        energy_available: Type.String(),
+        bandwidth_available: Type.String(),
+        trx_burn: Type.String({ description: 'TRX burned for what staking does not cover' }),
+        fee_limit: Type.String(),
+        balance: Type.String(),
+      },
+      { description: 'Resource pre-flight of a TRC20/TRC721 transfer' },
+    ),
+  ),
+});
+
+export const Resource = Type.Union([Type.Literal('ENERGY'), Type.Literal('BANDWIDTH')]);
+
+export const AddressOut = Type.Object({
+  privateKey: Type.Optional(
+    Type.String({ description: 'Only for an unsecure address (created without password)' }),
+  ),
+  publicKey: Type.String(),
+  hexAddress: Type.String(),
+  address: Type.String(),
+});
+
+/** Raw node JSON passed through as the spec does (blocks, transactions, receipts). */
+export const NodeJson = Type.Object({}, { additionalProperties: true });
+
+export const UnsignedTransaction = Type.Object(
+  {
+    txID: Type.String(),
+    raw_data: Type.Object({}, { additionalProperties: true }),
+    raw_data_hex: Type.String(),
+    visible: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+export const SignedTransaction = Type.Object(
+  {
+    txID: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+    raw_data: Type.Object({}, { additionalProperties: true }),
+    raw_data_hex: Type.String({ pattern: '^[0-9a-fA-F]*$', maxLength: 1_000_000 }),
+    signature: Type.Array(Type.String({ pattern: '^(0x)?[0-9a-fA-F]{130}$' }), { minItems: 1, maxItems: 32 }),
+    visible: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);

@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TronResource } from '../../../chains/tron/types.ts';
+import type { TronService } from '../../../services/tron.ts';
+import type { SigningProof } from '../../../services/wallets.ts';
+import { sendOk } from '../../envelope.ts';
+import { routeSchema } from '../../route-schema.ts';
+import { Amount, Resource, SigningFields, TronAddress } from './schemas.ts';
+
+type StakeBody = {
+  address: string;
+  amount: string;
+  resource: TronResource;
+  receiver?: string;
+} & SigningProof;
+
+const ACTIONS = [
+  {
+    action: 'freeze',
+    summary: 'Stake TRX for energy or bandwidth (Stake 2.0)',
+    message: 'Balance frozen',
+    receiver: false,
+  },
+  { action: 'unfreeze', summary: 'Unstake TRX (Stake 2.0)', message: 'Balance unfrozen', receiver: false },
+  {
+    action: 'delegate',
+    summary: 'Delegate staked resources to another address',
+    message: 'Delegated',
+    receiver: true,
+  },
+  { action: 'undelegate', summary: 'Take back delegated resources', message: 'Undelegated', receiver: true },
+] as const;
+
+/** Stake 2.0: freeze, unfreeze, delegate, undelegate; amounts in TRX, signed like sends. */
+export async function tronStakingRoutes(app: FastifyInstance, { tron }: { tron: TronService }) {
+  for (const { action, summary, message, receiver } of ACTIONS) {
+    app.post<{ Body: StakeBody }>(
+      `/api/v2/tron/${action}`,
+      {
+        schema: routeSchema({
+          summary,
+          description:
+            "Signed with `password` or `privatekey` like sends; the node's refusal (e.g. `delegated Resource does not exist`) answers 422. Counts one `transactions` unit.",
+          tags: ['tron staking'],
+          body: Type.Object({
+            address: TronAddress,
+            amount: Amount,
+            resource: Resource,
+            ...(receiver ? { receiver: TronAddress } : {}),
+            ...SigningFields,
+          }),
+          data: Type.Object({ result: Type.Boolean(), txid: Type.String() }),
+          errors: [404, 502, 503],
+        }),
+      },
+      async (request, reply) =>
+        sendOk(reply, await tron.stake(request.userId, request.network, action, request.body), message),
+    );
+  }
+}

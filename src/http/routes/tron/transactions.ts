@@ -1,0 +1,221 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../app-context.ts';
+import type { SignedTronTransaction } from '../../../chains/tron/types.ts';
+import type { TronService } from '../../../services/tron.ts';
+import type { SigningProof } from '../../../services/wallets.ts';
+import { sendOk } from '../../envelope.ts';
+import { PageQuery, PaginatedEnvelope, sendPage } from '../../pagination.ts';
+import { routeSchema } from '../../route-schema.ts';
+import {
+  Amount,
+  FeeLimit,
+  SignedTransaction,
+  SigningFields,
+  TronAddress,
+  TronAnyAddress,
+  TxidData,
+  UnsignedTransaction,
+} from './schemas.ts';
+
+const tags = ['tron'];
+const SEND_ERRORS = [401, 404, 422, 502, 503];
+const CREATED = 'Succesfully created transaction';
+const SIGNING =
+  'Signed with `password` (a stored address of yours) or `privatekey` (an unsecure address). A key or ' +
+  'password that does not match `from` answers 422 `Validate signature error ...`; too little TRX answers 422 ' +
+  '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
+
+const HistoryRecord = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.String(),
+  blockchain: Type.String(),
+  network: Type.String(),
+  type: Type.String(),
+  txid: Type.Union([Type.String(), Type.Null()]),
+  from: Type.Union([Type.String(), Type.Null()]),
+  to: Type.Union([Type.String(), Type.Null()]),
+  contractaddress: Type.Union([Type.String(), Type.Null()]),
+  amount: Type.Union([Type.String(), Type.Null()]),
+  tokenid: Type.Union([Type.String(), Type.Null()]),
+  responseJson: Type.Unknown(),
+  httpStatus: Type.Union([Type.Integer(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+/** History, sends of TRX / TRC20 / TRC10 / TRC721, unsigned TRC20 builds and broadcasts of signed ones. */
+export async function tronTransactionRoutes(
+  app: FastifyInstance,
+  { ctx, tron }: { ctx: AppContext; tron: TronService },
+) {
+  app.get<{ Querystring: { page: number } }>(
+    '/api/v2/tron/transactions',
+    {
+      schema: routeSchema({
+        summary: 'Transactions made through this gateway, failures included, 50 per page',
+        tags,
+        querystring: PageQuery,
+        data: Type.Array(HistoryRecord),
+        successBody: PaginatedEnvelope(HistoryRecord),
+      }),
+    },
+    async (request, reply) =>
+      sendPage(
+        request,
+        reply,
+        await ctx.transactions.list(request.userId, 'tron', request.network, request.query.page),
+        'Succesfully parsed transactions',
+      ),
+  );
+
+  app.post<{ Body: { from: string; to: string; amount: string } & SigningProof }>(
+    '/api/v2/tron/transactions',
+    {
+      schema: routeSchema({
+        summary: 'Send TRX',
+        description: SIGNING,
+        tags,
+        body: Type.Object({ from: TronAddress, to: TronAddress, amount: Amount, ...SigningFields }),
+        data: TxidData,
+        status: 201,
+        errors: SEND_ERRORS,
+      }),
+    },
+    async (request, reply) =>
+      sendOk(reply, await tron.sendTrx(request.userId, request.network, request.body), CREATED, 201),
+  );
+
+  app.post<{
+    Body: {
+      from: string;
+      to: string;
+      contractaddress: string;
+      amount: string;
+      fee_limit?: string;
+    } & SigningProof;
+  }>(
+    '/api/v2/tron/transactions/trc20',
+    {
+      schema: routeSchema({
+        summary: "Send a TRC20 token (amount in the token's units)",
+        description: `${SIGNING} Before broadcasting, the energy and bandwidth are estimated and compared with what the sender has; a transfer that would fail on chain or burn more than fee_limit is refused with 422 saying what is missing. The estimate is returned.`,
+        tags,
+        body: Type.Object({
+          from: TronAddress,
+          to: TronAddress,
+          contractaddress: TronAnyAddress,
+          amount: Amount,
+          fee_limit: FeeLimit,
+          ...SigningFields,
+        }),
+        data: TxidData,
+        status: 201,
+        errors: [...SEND_ERRORS, 400],
+      }),
+    },
+    async (request, reply) =>
+      sendOk(reply, await tron.sendTrc20(request.userId, request.network, request.body), CREATED, 201),
+  );
+
+  app.post<{
+    Body: { from: string; to: string; contractaddress: string; amount: string; fee_limit?: string };
+  }>(
+    '/api/v2/tron/transactions/trc20/build',
+    {
+      schema: routeSchema({
+        summary: 'Build an unsigned TRC20 transfer to sign yourself; nothing is broadcast',
+        tags,
+        body: Type.Object({
+          from: TronAddress,
+          to: TronAddress,
+          contractaddress: TronAnyAddress,
+          amount: Amount,
+          fee_limit: FeeLimit,
+        }),
+        data: UnsignedTransaction,
+        errors: [400, 404, 502, 503],
+      }),
+    },
+    async (request, reply) =>
+      sendOk(reply, await tron.buildTrc20(request.network, request.body), 'Transaction built'),
+  );
+
+  app.post<{ Body: { from: string; to: string; tokenId: string; amount: string } & SigningProof }>(
+    '/api/v2/tron/transactions/trc10',
+    {
+      schema: routeSchema({
+        summary: "Send a TRC10 asset (amount in the asset's units)",
+        description: SIGNING,
+        tags,
+        body: Type.Object({
+          from: TronAddress,
+          to: TronAddress,
+          tokenId: Type.String({ pattern: '^[0-9]{1,19}$', description: 'TRC10 asset id, e.g. "1004920"' }),
+          amount: Amount,
+          ...SigningFields,
+        }),
+        data: TxidData,
+        status: 201,
+        errors: SEND_ERRORS,
+      }),
+    },
+    async (request, reply) =>
+      sendOk(reply, await tron.sendTrc10(request.userId, request.network, request.body), CREATED, 201),
+  );
+
+  app.post<{
+    Body: {
+      from: string;
+      to: string;
+      contractaddress: string;
+      tokenid: string;
+      fee_limit?: string;
+    } & SigningProof;
+  }>(
+    '/api/v2/tron/transactions/trc721',
+    {
+      schema: routeSchema({
+        summary: 'Send a TRC721 token',
+        description: `${SIGNING} Pre-flighted like TRC20 transfers. \`amount\` is accepted and ignored (one token).`,
+        tags,
+        body: Type.Object({
+          from: TronAddress,
+          to: TronAddress,
+          contractaddress: TronAnyAddress,
+          tokenid: Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]),
+          amount: Type.Optional(Amount),
+          fee_limit: FeeLimit,
+          ...SigningFields,
+        }),
+        data: TxidData,
+        status: 201,
+        errors: [...SEND_ERRORS, 400],
+      }),
+    },
+    async (request, reply) =>
+      sendOk(reply, await tron.sendTrc721(request.userId, request.network, request.body), CREATED, 201),
+  );
+
+  app.post<{ Body: SignedTronTransaction | { transaction: SignedTronTransaction } }>(
+    '/api/v2/tron/transactions/broadcast',
+    {
+      schema: routeSchema({
+        summary:
+          "Broadcast a transaction you signed (tronweb's signed JSON, at the top level or under `transaction`)",
+        description:
+          'Counts one `transactions` unit when the node accepts it. The node re-encodes `raw_data`; a signature that does not match answers 422 `Validate signature error ...`.',
+        tags,
+        body: Type.Union([SignedTransaction, Type.Object({ transaction: SignedTransaction })]),
+        data: Type.Object({ txid: Type.String() }),
+        status: 201,
+        errors: [404, 502, 503],
+      }),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const tx = 'transaction' in body ? body.transaction : body;
+      return sendOk(reply, await tron.broadcast(request.userId, request.network, tx), CREATED, 201);
+    },
+  );
+}

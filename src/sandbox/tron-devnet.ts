@@ -1,0 +1,82 @@
+import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
+import { formatAmount, parseAmount } from '../chains/amount.ts';
+import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
+import type { Network } from '../chains/types.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import type { Faucet, FaucetRequest, FaucetResult } from '../services/faucets.ts';
+import type { RunningDevnet } from './devnets.ts';
+
+/** The demo tokens' decimals: the devnet's USDT and TRC10 asset both have 6, like mainnet USDT. */
+const DEMO_DECIMALS = 6;
+
+/** Sends TRX or a demo token from the devnet's genesis faucet; funds arrive in a block at once. */
+class TronDevnetFaucet implements Faucet {
+  constructor(private readonly devnet: TronDevnet) {}
+
+  async fund(request: FaucetRequest): Promise<FaucetResult> {
+    if (!isTronAddress(request.address))
+      throw invalidField('address', 'The address field must be a Tron address.');
+    const address = toBase58Address(request.address);
+    const amount = (decimals: number) => {
+      try {
+        return parseAmount(request.amount, decimals);
+      } catch (error) {
+        throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
+      }
+    };
+    const { tokens } = this.devnet;
+    const contract = request.contractaddress;
+    if (contract === undefined || contract === '') {
+      const sun = amount(6);
+      const txid = await this.devnet.faucetTrx(address, sun);
+      return { address, amount: formatAmount(sun, 6), symbol: 'TRX', contractaddress: null, txid };
+    }
+    if (contract === tokens.trc20.USDT) {
+      const units = amount(DEMO_DECIMALS);
+      const txid = await this.devnet.faucetTrc20(contract, address, units);
+      return {
+        address,
+        amount: formatAmount(units, DEMO_DECIMALS),
+        symbol: 'USDT',
+        contractaddress: contract,
+        txid,
+      };
+    }
+    if (contract === tokens.trc721.NFT) {
+      const tokenId = await this.devnet.faucetTrc721(contract, address);
+      return { address, amount: '1', symbol: `NFT #${tokenId}`, contractaddress: contract, txid: null };
+    }
+    const trc10 = Object.entries(tokens.trc10).find(([, id]) => id === contract);
+    if (trc10) {
+      const units = amount(DEMO_DECIMALS);
+      const txid = await this.devnet.faucetTrc10(contract, address, units);
+      return {
+        address,
+        amount: formatAmount(units, DEMO_DECIMALS),
+        symbol: trc10[0],
+        contractaddress: contract,
+        txid,
+      };
+    }
+    throw new ApiError(422, 'The faucet sends TRX or the demo tokens listed in sandbox.json', [
+      { field: 'contractaddress', message: 'Not a demo token of this devnet.' },
+    ]);
+  }
+}
+
+/** One Tron devnet per network, blocks every 3 s, with its demo tokens. State lives in memory. */
+export async function startTronSandboxDevnet(network: Network): Promise<RunningDevnet> {
+  const devnet = await startTronDevnet({ blockIntervalMs: 3000 });
+  return {
+    chain: 'tron',
+    network,
+    endpoints: [{ url: devnet.url, headers: {} }],
+    tokens: {
+      trc20: { ...devnet.tokens.trc20 },
+      trc721: { ...devnet.tokens.trc721 },
+      trc10: { ...devnet.tokens.trc10 },
+    },
+    faucet: new TronDevnetFaucet(devnet),
+    stop: () => devnet.close(),
+  };
+}

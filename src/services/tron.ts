@@ -1,0 +1,655 @@
+import type { QuotaService } from '../accounts/quotas.ts';
+import { formatAmount, parseAmount } from '../chains/amount.ts';
+import type { ChainRegistry } from '../chains/registry.ts';
+import type { TronAdapter } from '../chains/tron/adapter.ts';
+import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
+import { TronBroadcastError, TronContractError, TronNodeError } from '../chains/tron/errors.ts';
+import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from '../chains/tron/keys.ts';
+import type {
+  SignedTronTransaction,
+  TronResource,
+  TronResourceEstimate,
+  TronTransaction,
+} from '../chains/tron/types.ts';
+import type { Network } from '../chains/types.ts';
+import { WrongPasswordError } from '../custody/key-vault.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import type { TransactionLog } from './transaction-log.ts';
+import { decodeTransfer, decodeTransferLogs, trxText } from './tron-decode.ts';
+import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
+
+export const TRX_DECIMALS = 6;
+
+export const tronKeyCodec: KeyCodec = {
+  generate: generateTronKey,
+  fromPrivateKey: tronKeyFromPrivate,
+  normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
+};
+
+/** The spec's address answer: `privateKey` only for an unsecure address (no password given). */
+export interface TronAddressOut {
+  privateKey?: string;
+  publicKey: string;
+  hexAddress: string;
+  address: string;
+}
+
+export interface TronDeps {
+  registry: ChainRegistry;
+  wallets: WalletService;
+  transactions: TransactionLog;
+  quotas: QuotaService;
+  /** Default most TRX a TRC20/TRC721 transfer may burn (sun), when the request sets no `fee_limit`. */
+  feeLimitSun: bigint;
+}
+
+/** What a send records in the history besides its outcome. */
+interface SendRecord {
+  type: string;
+  from: string;
+  to: string | null;
+  contractaddress?: string | null;
+  /** Decimal text, already in the asset's units. */
+  amount: string | null;
+  tokenid?: string | null;
+}
+
+export interface SendResult {
+  txid: string;
+  estimate?: EstimateOut;
+}
+
+export interface EstimateOut {
+  energy: string;
+  bandwidth: string;
+  energy_available: string;
+  bandwidth_available: string;
+  trx_burn: string;
+  fee_limit: string;
+  balance: string;
+}
+
+/** The Tron use cases behind the routes: keys, reads, sends, staking; every send recorded in the history. */
+export class TronService {
+  constructor(private readonly deps: TronDeps) {}
+
+  adapter(network: Network): TronAdapter {
+    return this.deps.registry.get<TronAdapter>('tron', network);
+  }
+
+  private scope(userId: string, network: Network) {
+    return { userId, chain: 'tron' as const, network, codec: tronKeyCodec };
+  }
+
+  // --- addresses -------------------------------------------------------------------------------
+
+  async createAddress(userId: string, network: Network, password?: string): Promise<TronAddressOut> {
+    this.adapter(network);
+    const pair = (await this.deps.wallets.create(this.scope(userId, network), password)) as TronKeyPair;
+    return addressOut(pair, password === undefined);
+  }
+
+  async importAddress(userId: string, network: Network, privateKey: string, password?: string) {
+    this.adapter(network);
+    const pair = (await this.deps.wallets.import(
+      this.scope(userId, network),
+      privateKey,
+      password,
+    )) as TronKeyPair;
+    return addressOut(pair, password === undefined);
+  }
+
+  async listAddresses(userId: string, network: Network) {
+    const rows = await this.deps.wallets.list({ userId, chain: 'tron', network });
+    return rows.map((r) => ({
+      address: r.address,
+      hexAddress: toHexAddress(r.address),
+      publicKey: r.publicKey,
+      secured: r.secured,
+      created_at: r.createdAt,
+    }));
+  }
+
+  async deleteAddress(userId: string, network: Network, address: string): Promise<void> {
+    if (!(await this.deps.wallets.remove(this.scope(userId, network), address))) {
+      throw new ApiError(404, 'Address not found');
+    }
+  }
+
+  async changePassword(
+    userId: string,
+    network: Network,
+    address: string,
+    oldPassword: string,
+    newPassword: string,
+  ) {
+    try {
+      await this.deps.wallets.changePassword(this.scope(userId, network), address, oldPassword, newPassword);
+    } catch (error) {
+      throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
+    }
+  }
+
+  async exportKey(userId: string, network: Network, address: string, password: string) {
+    try {
+      const privateKey = await this.deps.wallets.exportKey(this.scope(userId, network), address, password);
+      return { address: toBase58Address(address), privateKey };
+    } catch (error) {
+      throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
+    }
+  }
+
+  // --- reads -----------------------------------------------------------------------------------
+
+  async blockNumber(network: Network): Promise<number> {
+    return Number(await this.adapter(network).getBlockNumber());
+  }
+
+  async block(network: Network, id: string): Promise<Record<string, unknown>> {
+    const block = await this.adapter(network).getBlock(id);
+    if (block === null) throw new ApiError(404, 'Block not found');
+    return block;
+  }
+
+  async transaction(network: Network, txid: string): Promise<Record<string, unknown>> {
+    const tx = await this.adapter(network).getTransaction(normalizeTxid(txid));
+    if (tx === null) throw new ApiError(422, 'transaction not found');
+    return tx;
+  }
+
+  /** The spec's decoded form: who sent what, in which block, how deep. Token amounts in the token's units. */
+  async decodedTransaction(network: Network, txid: string) {
+    const adapter = this.adapter(network);
+    const tx = await this.transaction(network, txid);
+    const [info, head] = await Promise.all([
+      adapter.getTransactionInfo(normalizeTxid(txid)),
+      adapter.getBlockNumber(),
+    ]);
+    const transfer = decodeTransfer(tx);
+    const blocknumber = info?.['blockNumber'] === undefined ? null : Number(info['blockNumber']);
+    let amount: string | null = null;
+    if (transfer.amount !== null) {
+      if (transfer.type === 'Tron') amount = trxText(transfer.amount);
+      else if (transfer.type === 'TRC20' && transfer.contractaddress) {
+        const decimals = await adapter.getTrc20Decimals(transfer.contractaddress);
+        amount = formatAmount(transfer.amount, decimals, { fixed: decimals });
+      } else if (transfer.type === 'TRC10' && transfer.tokenid) {
+        const { precision } = await trc10Info(adapter, transfer.tokenid);
+        amount = formatAmount(transfer.amount, precision, { fixed: precision });
+      } else amount = transfer.amount.toString();
+    }
+    return {
+      transaction: {
+        txid: normalizeTxid(txid),
+        from: transfer.from,
+        to: transfer.to,
+        amount,
+        contractaddress: transfer.contractaddress,
+        tokenid: transfer.tokenid,
+        blocknumber,
+        confirmations: blocknumber === null ? 0 : Math.max(0, Number(head) - blocknumber + 1),
+        status: contractStatus(tx),
+        type: transfer.type,
+      },
+    };
+  }
+
+  /** The node's transaction info (fees, energy, logs); decoded: status and Transfer events readable. */
+  async receipt(network: Network, txid: string, decoded: boolean) {
+    const info = await this.adapter(network).getTransactionInfo(normalizeTxid(txid));
+    if (info === null) throw new ApiError(422, 'transaction not found');
+    if (!decoded) return { transaction: info };
+    const receipt = (info['receipt'] ?? {}) as Record<string, unknown>;
+    const sun = (value: unknown) => trxText(BigInt(String(value ?? 0)));
+    return {
+      txid: normalizeTxid(txid),
+      status: info['result'] === 'FAILED' ? 'FAILED' : String(receipt['result'] ?? 'SUCCESS'),
+      blocknumber: Number(info['blockNumber'] ?? 0),
+      timestamp: new Date(Number(info['blockTimeStamp'] ?? 0)).toISOString(),
+      fee: sun(info['fee']),
+      energy_usage_total: String(receipt['energy_usage_total'] ?? 0),
+      energy_fee: sun(receipt['energy_fee']),
+      net_usage: String(receipt['net_usage'] ?? 0),
+      net_fee: sun(receipt['net_fee']),
+      contractaddress:
+        typeof info['contract_address'] === 'string' ? toBase58Address(info['contract_address']) : null,
+      transfers: decodeTransferLogs(info),
+    };
+  }
+
+  async balance(network: Network, address: string) {
+    const balance = await this.adapter(network).getBalance(address);
+    return { tronaddress: toBase58Address(address), decimals: TRX_DECIMALS, balance: balance.toString() };
+  }
+
+  async trc20Balance(network: Network, address: string, contract: string) {
+    const { balance, decimals } = await this.adapter(network).getTrc20Balance(address, contract);
+    return {
+      tronaddress: toBase58Address(address),
+      decimals,
+      balance: balance.toString(),
+      contractaddress: toBase58Address(contract),
+    };
+  }
+
+  async trc10Balance(network: Network, address: string, tokenId: string) {
+    const adapter = this.adapter(network);
+    const [balance, info] = await Promise.all([
+      adapter.getTrc10Balance(address, tokenId),
+      trc10Info(adapter, tokenId),
+    ]);
+    return {
+      tronaddress: toBase58Address(address),
+      decimals: info.precision,
+      balance: balance.toString(),
+      tokenid: tokenId,
+    };
+  }
+
+  async trc20Info(network: Network, contract: string) {
+    try {
+      return await this.adapter(network).getTrc20Info(contract);
+    } catch (error) {
+      if (!(error instanceof TronContractError)) throw error;
+      throw new ApiError(400, 'Error fetching TRC20 contract', [
+        { field: 'contract_address', message: error.message },
+      ]);
+    }
+  }
+
+  chainParameters(network: Network) {
+    return this.adapter(network).getChainParameters();
+  }
+
+  // --- sends -----------------------------------------------------------------------------------
+
+  async sendTrx(
+    userId: string,
+    network: Network,
+    body: { from: string; to: string; amount: unknown } & SigningProof,
+  ) {
+    const sun = amountField(body.amount, TRX_DECIMALS);
+    return this.send(
+      userId,
+      network,
+      body,
+      { type: 'TRX', from: body.from, to: body.to, amount: history(sun, TRX_DECIMALS) },
+      (adapter) => adapter.buildTrxTransfer(body.from, body.to, sun),
+    );
+  }
+
+  async sendTrc20(
+    userId: string,
+    network: Network,
+    body: {
+      from: string;
+      to: string;
+      contractaddress: string;
+      amount: unknown;
+      fee_limit?: unknown;
+    } & SigningProof,
+  ) {
+    const adapter = this.adapter(network);
+    const decimals = await adapter.getTrc20Decimals(body.contractaddress);
+    const units = amountField(body.amount, decimals);
+    const feeLimit = this.feeLimit(body.fee_limit);
+    const record = {
+      type: 'TRC20',
+      from: body.from,
+      to: body.to,
+      contractaddress: body.contractaddress,
+      amount: history(units, decimals),
+    };
+    return this.send(
+      userId,
+      network,
+      body,
+      record,
+      (a) => a.buildTrc20Transfer(body.from, body.to, body.contractaddress, units, feeLimit),
+      feeLimit,
+    );
+  }
+
+  async sendTrc721(
+    userId: string,
+    network: Network,
+    body: {
+      from: string;
+      to: string;
+      contractaddress: string;
+      tokenid: string;
+      fee_limit?: unknown;
+    } & SigningProof,
+  ) {
+    const tokenId = tokenIdField(body.tokenid);
+    const feeLimit = this.feeLimit(body.fee_limit);
+    const record = {
+      type: 'TRC721',
+      from: body.from,
+      to: body.to,
+      contractaddress: body.contractaddress,
+      amount: history(1n, 0),
+      tokenid: tokenId.toString(),
+    };
+    return this.send(
+      userId,
+      network,
+      body,
+      record,
+      (a) => a.buildTrc721Transfer(body.from, body.to, body.contractaddress, tokenId, feeLimit),
+      feeLimit,
+    );
+  }
+
+  async sendTrc10(
+    userId: string,
+    network: Network,
+    body: { from: string; to: string; tokenId: string; amount: unknown } & SigningProof,
+  ) {
+    const adapter = this.adapter(network);
+    const info = await trc10Info(adapter, body.tokenId);
+    const units = amountField(body.amount, info.precision);
+    const record = {
+      type: 'TRC10',
+      from: body.from,
+      to: body.to,
+      amount: history(units, info.precision),
+      tokenid: body.tokenId,
+    };
+    return this.send(userId, network, body, record, (a) =>
+      a.buildTrc10Transfer(body.from, body.to, body.tokenId, units),
+    );
+  }
+
+  /** An unsigned TRC20 transfer for the caller to sign; nothing is broadcast or stored. */
+  async buildTrc20(
+    network: Network,
+    body: { from: string; to: string; contractaddress: string; amount: unknown; fee_limit?: unknown },
+  ) {
+    const adapter = this.adapter(network);
+    const decimals = await adapter.getTrc20Decimals(body.contractaddress);
+    const units = amountField(body.amount, decimals);
+    return adapter.buildTrc20Transfer(
+      body.from,
+      body.to,
+      body.contractaddress,
+      units,
+      this.feeLimit(body.fee_limit),
+    );
+  }
+
+  /** Broadcasts a transaction the caller signed; counted as a transaction and recorded. */
+  async broadcast(userId: string, network: Network, tx: SignedTronTransaction): Promise<{ txid: string }> {
+    const adapter = this.adapter(network);
+    const summary = summarizeContract(tx);
+    return this.deps.quotas.withTransactionQuota(userId, async () => {
+      try {
+        const { txid } = await adapter.broadcast(tx);
+        await this.record(
+          userId,
+          network,
+          { type: summary.type, from: summary.from, to: summary.to, amount: summary.amount },
+          txid,
+          { result: true, txid },
+          201,
+        );
+        return { txid };
+      } catch (error) {
+        await this.recordFailure(
+          userId,
+          network,
+          { type: summary.type, from: summary.from, to: summary.to, amount: summary.amount },
+          tx.txID,
+          error,
+        );
+        throw translate(error);
+      }
+    });
+  }
+
+  // --- staking ---------------------------------------------------------------------------------
+
+  async stake(
+    userId: string,
+    network: Network,
+    action: 'freeze' | 'unfreeze' | 'delegate' | 'undelegate',
+    body: { address: string; amount: unknown; resource: TronResource; receiver?: string } & SigningProof,
+  ) {
+    const sun = amountField(body.amount, TRX_DECIMALS);
+    const record = {
+      type: action.toUpperCase(),
+      from: body.address,
+      to: body.receiver ?? null,
+      amount: history(sun, TRX_DECIMALS),
+    };
+    const receiver = body.receiver ?? '';
+    if ((action === 'delegate' || action === 'undelegate') && !body.receiver) {
+      throw invalidField('receiver', 'The receiver field is required.');
+    }
+    const { txid } = await this.send(userId, network, { ...body, from: body.address }, record, (a) => {
+      if (action === 'freeze') return a.buildFreeze(body.address, sun, body.resource);
+      if (action === 'unfreeze') return a.buildUnfreeze(body.address, sun, body.resource);
+      if (action === 'delegate') return a.buildDelegate(body.address, receiver, sun, body.resource);
+      return a.buildUndelegate(body.address, receiver, sun, body.resource);
+    });
+    return { result: true, txid };
+  }
+
+  // --- the send pipeline -----------------------------------------------------------------------
+
+  /**
+   * Build, prove the key, pre-flight (contract calls), sign, broadcast, record. A transaction unit is
+   * reserved for the broadcast and given back if it fails; node failures are recorded in the history too.
+   */
+  private async send(
+    userId: string,
+    network: Network,
+    proof: SigningProof & { from: string },
+    record: SendRecord,
+    build: (adapter: TronAdapter) => Promise<TronTransaction>,
+    feeLimitSun?: bigint,
+  ): Promise<SendResult> {
+    const adapter = this.adapter(network);
+    let tx: TronTransaction;
+    try {
+      tx = await build(adapter);
+    } catch (error) {
+      if (error instanceof TronNodeError) await this.recordFailure(userId, network, record, null, error);
+      throw translate(error);
+    }
+    const privateKey = await this.signingKey(userId, network, proof, tx.txID);
+    let estimate: TronResourceEstimate | undefined;
+    if (feeLimitSun !== undefined) {
+      estimate = await adapter.estimateContractTransfer(proof.from, tx);
+      const problems = adapter.preflightProblems(estimate, feeLimitSun);
+      if (problems.length > 0) {
+        throw new ApiError(
+          422,
+          `Transfer refused before broadcast: ${problems.join('; ')}`,
+          problems.map((message) => ({ field: 'from', message })),
+        );
+      }
+    }
+    const signed = adapter.sign(tx, privateKey);
+    return this.deps.quotas.withTransactionQuota(userId, async () => {
+      try {
+        const { txid } = await adapter.broadcast(signed);
+        await this.record(userId, network, record, txid, { result: true, txid }, 201);
+        return estimate === undefined || feeLimitSun === undefined
+          ? { txid }
+          : { txid, estimate: estimateOut(estimate, feeLimitSun) };
+      } catch (error) {
+        await this.recordFailure(userId, network, record, signed.txID, error);
+        throw translate(error);
+      }
+    });
+  }
+
+  /** The caller's key for `from`; a wrong key or password is the node's own signature error, as the spec has it. */
+  private async signingKey(
+    userId: string,
+    network: Network,
+    proof: SigningProof & { from: string },
+    txid: string,
+  ) {
+    if (!isTronAddress(proof.from)) throw invalidField('from', 'The from field must be a Tron address.');
+    try {
+      return await this.deps.wallets.signingKey(this.scope(userId, network), proof.from, proof);
+    } catch (error) {
+      if (error instanceof KeyMismatchError) {
+        throw new ApiError(
+          422,
+          `Validate signature error: ${txid} is signed by ${error.signer} but it is not contained of permission.`,
+        );
+      }
+      if (error instanceof WrongPasswordError) {
+        throw new ApiError(
+          422,
+          `Validate signature error: the password does not open the key of ${toBase58Address(proof.from)}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private feeLimit(raw: unknown): bigint {
+    if (raw === undefined || raw === null || raw === '') return this.deps.feeLimitSun;
+    try {
+      return parseAmount(raw, TRX_DECIMALS);
+    } catch (error) {
+      throw invalidField('fee_limit', `The fee_limit field (TRX) is invalid: ${(error as Error).message}.`);
+    }
+  }
+
+  private async record(
+    userId: string,
+    network: Network,
+    record: SendRecord,
+    txid: string,
+    response: unknown,
+    httpStatus: number,
+  ) {
+    await this.deps.transactions.record({
+      userId,
+      chain: 'tron',
+      network,
+      ...record,
+      txid,
+      response,
+      httpStatus,
+    });
+  }
+
+  private async recordFailure(
+    userId: string,
+    network: Network,
+    record: SendRecord,
+    txid: string | null,
+    error: unknown,
+  ) {
+    if (!(error instanceof TronBroadcastError || error instanceof TronNodeError)) return;
+    const response = { code: error.code, message: error.message };
+    await this.deps.transactions.record({
+      userId,
+      chain: 'tron',
+      network,
+      ...record,
+      txid,
+      response,
+      httpStatus: 422,
+    });
+  }
+}
+
+/** The node's words, in the API's documented form (`balance is not sufficient`, `Validate signature error ...`). */
+function translate(error: unknown): unknown {
+  if (error instanceof TronBroadcastError || error instanceof TronNodeError)
+    return new ApiError(422, error.apiMessage);
+  return error;
+}
+
+function addressOut(pair: TronKeyPair, unsecure: boolean): TronAddressOut {
+  return {
+    ...(unsecure ? { privateKey: pair.privateKey } : {}),
+    publicKey: pair.publicKey,
+    hexAddress: pair.hexAddress,
+    address: pair.address,
+  };
+}
+
+function amountField(raw: unknown, decimals: number): bigint {
+  try {
+    return parseAmount(raw, decimals);
+  } catch (error) {
+    throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
+  }
+}
+
+function tokenIdField(raw: unknown): bigint {
+  const text = String(raw ?? '').trim();
+  if (!/^\d{1,78}$/.test(text)) throw invalidField('tokenid', 'The tokenid field must be a whole number.');
+  return BigInt(text);
+}
+
+/** Amounts in the history: the asset's units with 12 decimals (more when the asset has more). */
+function history(units: bigint, decimals: number): string {
+  return formatAmount(units, decimals, { fixed: Math.max(12, decimals) });
+}
+
+function estimateOut(estimate: TronResourceEstimate, feeLimitSun: bigint): EstimateOut {
+  const trx = (sun: bigint) => formatAmount(sun, TRX_DECIMALS);
+  return {
+    energy: estimate.energy.toString(),
+    bandwidth: estimate.bandwidth.toString(),
+    energy_available: estimate.energyAvailable.toString(),
+    bandwidth_available: estimate.bandwidthAvailable.toString(),
+    trx_burn: trx(estimate.trxNeededSun),
+    fee_limit: trx(feeLimitSun),
+    balance: trx(estimate.balanceSun),
+  };
+}
+
+/** Who sent what in a caller-signed transaction, for the history. */
+function summarizeContract(tx: TronTransaction): {
+  type: string;
+  from: string;
+  to: string | null;
+  amount: string | null;
+} {
+  const contract = tx.raw_data?.contract?.[0];
+  const value = (contract?.parameter?.value ?? {}) as Record<string, unknown>;
+  const address = (field: string) => {
+    const raw = value[field];
+    return typeof raw === 'string' && isTronAddress(raw) ? toBase58Address(raw) : null;
+  };
+  const from = address('owner_address') ?? '';
+  if (contract?.type === 'TransferContract' && value['amount'] !== undefined) {
+    return {
+      type: 'TRX',
+      from,
+      to: address('to_address'),
+      amount: history(BigInt(String(value['amount'])), TRX_DECIMALS),
+    };
+  }
+  if (contract?.type === 'TransferAssetContract')
+    return { type: 'TRC10', from, to: address('to_address'), amount: null };
+  if (contract?.type === 'TriggerSmartContract')
+    return { type: 'CONTRACT', from, to: address('contract_address'), amount: null };
+  return { type: contract?.type ?? 'UNKNOWN', from, to: null, amount: null };
+}
+
+function normalizeTxid(txid: string): string {
+  return txid.replace(/^0x/i, '').toLowerCase();
+}
+
+/** SUCCESS, or the contract's failure (REVERT, OUT_OF_ENERGY ...) as the node reports it in `ret`. */
+function contractStatus(tx: Record<string, unknown>): string {
+  const ret = (tx['ret'] as { contractRet?: string }[] | undefined)?.[0];
+  return ret?.contractRet ?? 'PENDING';
+}
+
+async function trc10Info(adapter: TronAdapter, tokenId: string) {
+  const info = await adapter.getTrc10Info(tokenId);
+  if (info === null) throw new ApiError(422, `TRC10 token ${tokenId} does not exist`);
+  return info;
+}
