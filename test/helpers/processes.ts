@@ -8,10 +8,21 @@ export interface Finished {
   stderr: string;
 }
 
+/** The parent's environment with `changes` applied; an undefined value removes the variable. */
+function environment(changes: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...changes };
+  for (const [key, value] of Object.entries(changes)) if (value === undefined) delete env[key];
+  return env;
+}
+
 /** Runs a command in the project root to completion. */
-export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<Finished> {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: environment(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
