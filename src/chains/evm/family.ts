@@ -1,0 +1,18 @@
+/** The four EVM chains as chain families: the shape `CHAIN_FAMILIES` entries take (src/chains/families.ts). */
+import type { NodeEndpointConfig } from '../../config.ts';
+import type { AdapterFactory } from '../registry.ts';
+import type { Network } from '../types.ts';
+import { evmAdapterFactory } from './adapter.ts';
+import { EVM_CHAIN_NAMES, type EvmChainName, evmDefaultEndpoints } from './chains.ts';
+
+export interface EvmChainFamily {
+  factory: AdapterFactory;
+  defaults: Partial<Record<Network, NodeEndpointConfig[]>>;
+}
+
+export const evmFamilies: Record<EvmChainName, EvmChainFamily> = Object.fromEntries(
+  EVM_CHAIN_NAMES.map((chain) => [
+    chain,
+    { factory: evmAdapterFactory(chain), defaults: evmDefaultEndpoints(chain) },
+  ]),
+) as Record<EvmChainName, EvmChainFamily>;

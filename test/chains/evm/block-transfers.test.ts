@@ -1,0 +1,287 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { encodeFunctionData, type Hex, parseAbi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
+import { TRANSFER_TOPIC } from '../../../src/chains/evm/block-transfers.ts';
+import type { EvmAdapter, EvmChainName } from '../../../src/chains/evm/index.ts';
+import type { BlockTransfers } from '../../../src/chains/types.ts';
+import { devnetAdapter } from './helpers.ts';
+
+const ETHER = 10n ** 18n;
+const TOKEN_ABI = parseAbi([
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function transferFrom(address from, address to, uint256 tokenId)',
+]);
+
+/**
+ * A contract without decimals(): any call emits Transfer(this, caller, 42) with 3 topics (ERC20-shaped).
+ * Runtime: MSTORE(0, 42); LOG3(0, 32, TRANSFER_TOPIC, ADDRESS, CALLER); STOP. Init code copies it out.
+ */
+const ODD_TOKEN_CODE =
+  `0x602e80600b6000396000f3602a60005233307f${TRANSFER_TOPIC.slice(2)}60206000a300` as Hex;
+
+async function receipt(devnet: EvmDevnet, hash: Hex) {
+  for (let i = 0; i < 200; i++) {
+    const found = await devnet.rpc<{ status: Hex; contractAddress: Hex | null; blockNumber: Hex } | null>(
+      'eth_getTransactionReceipt',
+      [hash],
+    );
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${hash} not mined`);
+}
+
+const hexValue = (n: bigint) => `0x${n.toString(16)}`;
+
+describe('EvmAdapter.blockTransfers on a real anvil block', () => {
+  let devnet: EvmDevnet;
+  let adapter: EvmAdapter;
+  let proxy: http.Server;
+  let fallbackAdapter: EvmAdapter;
+  const proxied: string[] = [];
+  let blockNumber: bigint;
+  const hashes: Record<'native' | 'erc20' | 'erc721' | 'reverted' | 'odd', Hex> = {} as never;
+  let tokenId: bigint;
+  let oddToken: string;
+  const x = '0x00000000000000000000000000000000000000a1';
+  const y = '0x00000000000000000000000000000000000000b2';
+  const z = '0x00000000000000000000000000000000000000c3';
+
+  beforeAll(async () => {
+    devnet = await startEvmDevnet({ chain: 'ethereum' });
+    adapter = devnetAdapter('ethereum', devnet.url);
+    const [sender, broke, caller] = devnet.accounts;
+    const usdt = devnet.tokens.erc20.USDT;
+    const nft = devnet.tokens.erc721.NFT;
+    await devnet.faucetErc20(usdt, sender!.address, 5_000_000n);
+    tokenId = await devnet.faucetErc721(nft, sender!.address);
+    const deployed = await receipt(
+      devnet,
+      await devnet.rpc<Hex>('eth_sendTransaction', [{ from: caller!.address, data: ODD_TOKEN_CODE }]),
+    );
+    oddToken = deployed.contractAddress!;
+
+    // One block holding all five: pause the auto-miner, send, mine once.
+    await devnet.rpc('evm_setAutomine', [false]);
+    try {
+      const send = (tx: Record<string, string>) => devnet.rpc<Hex>('eth_sendTransaction', [tx]);
+      hashes.native = await send({ from: sender!.address, to: x, value: hexValue(ETHER) });
+      hashes.erc20 = await send({
+        from: sender!.address,
+        to: usdt,
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [y, 1_500_000n] }),
+        gas: hexValue(200_000n),
+      });
+      hashes.erc721 = await send({
+        from: sender!.address,
+        to: nft,
+        data: encodeFunctionData({
+          abi: TOKEN_ABI,
+          functionName: 'transferFrom',
+          args: [sender!.address, z, tokenId],
+        }),
+        gas: hexValue(200_000n),
+      });
+      // Reverts: no USDT balance, and ETH sent to a non-payable function. Neither part may be reported.
+      hashes.reverted = await send({
+        from: broke!.address,
+        to: usdt,
+        value: hexValue(2n * ETHER),
+        data: encodeFunctionData({ abi: TOKEN_ABI, functionName: 'transfer', args: [y, 1n] }),
+        gas: hexValue(200_000n),
+      });
+      hashes.odd = await send({ from: caller!.address, to: oddToken, gas: hexValue(100_000n) });
+      await devnet.rpc('evm_mine');
+    } finally {
+      await devnet.rpc('evm_setAutomine', [true]);
+    }
+    const mined = await Promise.all(Object.values(hashes).map((h) => receipt(devnet, h)));
+    expect(new Set(mined.map((r) => r.blockNumber)).size).toBe(1);
+    expect(mined.map((r) => r.status)).toEqual(['0x1', '0x1', '0x1', '0x0', '0x1']);
+    blockNumber = BigInt(mined[0]!.blockNumber);
+
+    // A node without eth_getBlockReceipts: a proxy answering "method not found" for it, anvil for the rest.
+    proxy = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', async () => {
+        const call = JSON.parse(body) as { id: number; method: string };
+        proxied.push(call.method);
+        if (call.method === 'eth_getBlockReceipts') {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: call.id,
+              error: {
+                code: -32601,
+                message: 'the method eth_getBlockReceipts does not exist/is not available',
+              },
+            }),
+          );
+          return;
+        }
+        const upstream = await fetch(devnet.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        response.writeHead(upstream.status, { 'content-type': 'application/json' });
+        response.end(await upstream.text());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    fallbackAdapter = devnetAdapter('ethereum', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await adapter?.close();
+    await fallbackAdapter?.close();
+    proxy?.close();
+    await devnet?.close();
+  });
+
+  function expectBlock(block: BlockTransfers | null) {
+    expect(block).not.toBeNull();
+    const { sender, caller } = {
+      sender: devnet.accounts[0]!.address.toLowerCase(),
+      caller: devnet.accounts[2]!.address.toLowerCase(),
+    };
+    expect(block!.number).toBe(blockNumber);
+    expect(block!.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(block!.parentHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const base = {
+      chain: 'ethereum',
+      network: 'mainnet',
+      blockNumber,
+      blockHash: block!.hash,
+      time: block!.time,
+    };
+    expect(block!.transfers).toEqual([
+      {
+        ...base,
+        txid: hashes.native,
+        logIndex: 0,
+        from: sender,
+        to: x,
+        contractAddress: null,
+        tokenId: null,
+        type: 'ETH',
+        amountRaw: ETHER,
+        decimals: 18,
+      },
+      {
+        ...base,
+        txid: hashes.erc20,
+        logIndex: 1,
+        from: sender,
+        to: y,
+        contractAddress: devnet.tokens.erc20.USDT.toLowerCase(),
+        tokenId: null,
+        type: 'ERC20',
+        amountRaw: 1_500_000n,
+        decimals: 6,
+      },
+      // ERC721's transferFrom clears the approval first (an Approval log at index 1).
+      expect.objectContaining({
+        txid: hashes.erc721,
+        from: sender,
+        to: z,
+        contractAddress: devnet.tokens.erc721.NFT.toLowerCase(),
+        tokenId: tokenId.toString(),
+        type: 'ERC721',
+        amountRaw: 1n,
+        decimals: 0,
+      }),
+      expect.objectContaining({
+        txid: hashes.odd,
+        from: oddToken.toLowerCase(),
+        to: caller,
+        contractAddress: oddToken.toLowerCase(),
+        type: 'ERC20',
+        amountRaw: 42n,
+        decimals: 0,
+      }),
+    ]);
+    const logIndexes = block!.transfers.slice(1).map((t) => t.logIndex);
+    expect(logIndexes).toEqual([...logIndexes].sort((a, b) => a - b));
+    expect(new Set(logIndexes).size).toBe(3);
+    expect(block!.transfers.some((t) => t.txid === hashes.reverted)).toBe(false);
+  }
+
+  it('reports the native, ERC20 and ERC721 transfers of the block, not the reverted transaction', async () => {
+    const block = await adapter.blockTransfers(blockNumber);
+    expectBlock(block);
+    const header = await adapter.getBlock(blockNumber.toString());
+    expect(block!.hash).toBe(header!['hash']);
+    expect(block!.parentHash).toBe(header!['parentHash']);
+    expect(block!.time.getTime()).toBe(Number(BigInt(header!['timestamp'] as string)) * 1000);
+  });
+
+  it('reads the same block through per-transaction receipts when the node lacks eth_getBlockReceipts', async () => {
+    const block = await fallbackAdapter.blockTransfers(blockNumber);
+    expectBlock(block);
+    expect(block).toEqual(await adapter.blockTransfers(blockNumber));
+    await fallbackAdapter.blockTransfers(blockNumber);
+    // Asked once, then remembered; five receipts per read.
+    expect(proxied.filter((m) => m === 'eth_getBlockReceipts')).toHaveLength(1);
+    expect(proxied.filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(10);
+  });
+
+  it('returns null for a block the node does not have yet, and an empty list for an empty block', async () => {
+    const head = await adapter.getBlockNumber();
+    expect(await adapter.blockTransfers(head + 1n)).toBeNull();
+    const empty = await devnet.mine(1);
+    expect((await adapter.blockTransfers(empty))!.transfers).toEqual([]);
+  });
+});
+
+describe.each([
+  ['bsc', 'BNB', 'BEP20', 'BEP721'],
+  ['polygon', 'POL', 'ERC20', 'ERC721'],
+  ['arbitrum', 'ETH', 'ERC20', 'ERC721'],
+] as [EvmChainName, string, string, string][])(
+  'blockTransfers types on %s',
+  (chain, native, fungible, nft) => {
+    let devnet: EvmDevnet;
+    let adapter: EvmAdapter;
+
+    beforeAll(async () => {
+      devnet = await startEvmDevnet({ chain });
+      adapter = devnetAdapter(chain, devnet.url);
+    }, 60_000);
+
+    afterAll(async () => {
+      await adapter?.close();
+      await devnet?.close();
+    });
+
+    it('names each transfer with the chain’s own type', async () => {
+      const to = '0x00000000000000000000000000000000000000d4';
+      const blockOf = async (hash: Hex) =>
+        (await adapter.blockTransfers(BigInt((await receipt(devnet, hash)).blockNumber)))!;
+      const coin = await blockOf(await devnet.faucetNative(to, 7n));
+      expect(coin.transfers).toMatchObject([{ chain, type: native, to, amountRaw: 7n, decimals: 18 }]);
+      const token = await blockOf(await devnet.faucetErc20(devnet.tokens.erc20.USDT, to, 9n));
+      expect(token.transfers).toMatchObject([
+        {
+          chain,
+          type: fungible,
+          to,
+          amountRaw: 9n,
+          decimals: 6,
+          from: '0x0000000000000000000000000000000000000000',
+        },
+      ]);
+      const id = await devnet.faucetErc721(devnet.tokens.erc721.NFT, to);
+      const minted = await adapter.blockTransfers(await adapter.getBlockNumber());
+      expect(minted!.transfers).toMatchObject([
+        { chain, type: nft, to, tokenId: id.toString(), amountRaw: 1n, decimals: 0 },
+      ]);
+    });
+  },
+);
