@@ -1,8 +1,9 @@
 import { httpOverhead } from './http-overhead.ts';
 import { jsonBody } from './json-body.ts';
+import { matcherAtScale } from './matcher.ts';
 import type { Benchmark } from './types.ts';
 
-const BENCHMARKS: Benchmark[] = [jsonBody, httpOverhead];
+const BENCHMARKS: Benchmark[] = [jsonBody, httpOverhead, matcherAtScale];
 
 /** `npm run bench [name filter]`: each result printed with its baseline and the ratio between them. */
 const filter = process.argv[2];

@@ -3,12 +3,16 @@ import type { QuotaService } from './accounts/quotas.ts';
 import type { UserDirectory } from './accounts/users.ts';
 import type { ChainRegistry } from './chains/registry.ts';
 import type { Config } from './config.ts';
+import type { MasterKey } from './custody/master-key.ts';
 import type { Logger } from './logger.ts';
 import type { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
 import type { WalletService } from './services/wallets.ts';
 import type { Store } from './store/store.ts';
+import type { NotificationLog } from './webhooks/notifications.ts';
+import type { WebhookService } from './webhooks/subscriptions.ts';
+import type { IpAllowlist } from './webhooks/url-guard.ts';
 
 /** Everything the HTTP layer and the background roles share; built once in `createContext`. */
 export interface AppContext {
@@ -21,6 +25,11 @@ export interface AppContext {
   accounts: AccountService;
   wallets: WalletService;
   transactions: TransactionLog;
+  masterKey: MasterKey;
+  webhooks: WebhookService;
+  notificationLog: NotificationLog;
+  /** Private ranges webhook URLs may reach anyway (config WEBHOOK_ALLOW_CIDRS). */
+  webhookAllowlist: IpAllowlist;
   metrics: MetricsRegistry;
   /** Present only in the sandbox. */
   faucets: FaucetDirectory | null;

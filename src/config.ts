@@ -40,6 +40,12 @@ export interface Config {
   nodeRetries: number;
   /** Default most TRX (in sun) a TRC20/TRC721 transfer may burn for energy and bandwidth. */
   tronFeeLimitSun: bigint;
+  /** Base64 32-byte key sealing webhook secrets; unset: `<dataDir>/master.key`, created on first start. */
+  masterKey: string | undefined;
+  /** CIDRs webhook URLs may reach although private (the sandbox opens loopback). */
+  webhookAllowCidrs: string[];
+  /** Which background roles this process runs beside the API. */
+  roles: { api: boolean; watcher: boolean; deliverer: boolean };
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
   endpoints: Partial<Record<ChainName, Partial<Record<Network, NodeEndpointConfig[]>>>>;
 }
@@ -81,6 +87,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (!plans.some((p) => p.name === defaultPlan)) {
     throw new ConfigError('DEFAULT_PLAN', `no plan named "${defaultPlan}" in PLANS`);
   }
+  const url = databaseUrl(sandboxDir === undefined ? merged['DATABASE_URL'] : undefined, dataDir);
+  if (url.startsWith('postgres') && merged['MASTER_KEY'] === undefined) {
+    throw new ConfigError(
+      'MASTER_KEY',
+      'is required with a Postgres DATABASE_URL: every instance must share it',
+    );
+  }
   return {
     host: merged['HOST'] ?? '0.0.0.0',
     port: integer(merged, 'PORT', 8080, 0, 65_535),
@@ -94,7 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
       'silent',
     ]),
     // A sandbox always runs on its own embedded database, whatever DATABASE_URL says.
-    databaseUrl: databaseUrl(sandboxDir === undefined ? merged['DATABASE_URL'] : undefined, dataDir),
+    databaseUrl: url,
     dataDir,
     sandbox: sandboxDir !== undefined,
     bodyLimitBytes: integer(merged, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 100 * 1_048_576),
@@ -105,6 +118,30 @@ export function loadConfig(env: Env = process.env): Config {
     nodeRetries: integer(merged, 'NODE_RETRIES', 3, 0, 20),
     tronFeeLimitSun: BigInt(integer(merged, 'TRON_FEE_LIMIT_TRX', 100, 1, 15_000)) * 1_000_000n,
     endpoints: parseEndpoints(merged),
+    masterKey: merged['MASTER_KEY'],
+    webhookAllowCidrs: list(merged['WEBHOOK_ALLOW_CIDRS']),
+    roles: parseRoles(merged['ROLES']),
+  };
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** `ROLES=api,watcher,deliverer` (default all three): split them across processes when scaling out. */
+function parseRoles(raw: string | undefined): Config['roles'] {
+  const roles = raw === undefined ? ['api', 'watcher', 'deliverer'] : list(raw);
+  const unknown = roles.filter((r) => !['api', 'watcher', 'deliverer'].includes(r));
+  if (unknown.length > 0)
+    throw new ConfigError('ROLES', `unknown role ${unknown.join(', ')} (use api, watcher, deliverer)`);
+  if (roles.length === 0) throw new ConfigError('ROLES', 'name at least one role');
+  return {
+    api: roles.includes('api'),
+    watcher: roles.includes('watcher'),
+    deliverer: roles.includes('deliverer'),
   };
 }
 

@@ -5,7 +5,8 @@ import type { AppContext } from './app-context.ts';
 import { CHAIN_FAMILIES, type ChainFamily } from './chains/families.ts';
 import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
+import { MasterKey } from './custody/master-key.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import type { Logger } from './logger.ts';
 import { AccountService } from './services/accounts.ts';
@@ -13,6 +14,9 @@ import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
 import { WalletService } from './services/wallets.ts';
 import { migrateToLatest, openStore } from './store/store.ts';
+import { NotificationLog } from './webhooks/notifications.ts';
+import { WebhookService } from './webhooks/subscriptions.ts';
+import { checkWebhookUrl, type IpAllowlist, parseIpAllowlist } from './webhooks/url-guard.ts';
 
 export interface ContextOptions {
   logger: Logger;
@@ -27,6 +31,8 @@ export interface ContextOptions {
 /** Opens the store, applies migrations, syncs plans and wires the services every role shares. */
 export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
   const { logger, now } = options;
+  const webhookAllowlist = allowlistOf(config);
+  const masterKey = MasterKey.load(config.masterKey, config.dataDir);
   const store = await openStore(
     config.databaseUrl,
     options.pgSchema === undefined ? {} : { pgSchema: options.pgSchema },
@@ -49,6 +55,16 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     accounts: new AccountService(store.db, quotas, now),
     wallets: new WalletService(store.db, quotas, now),
     transactions: new TransactionLog(store.db, now),
+    masterKey,
+    webhooks: new WebhookService(
+      store.db,
+      quotas,
+      masterKey,
+      (url) => checkWebhookUrl(url, webhookAllowlist),
+      now,
+    ),
+    notificationLog: new NotificationLog(store.db),
+    webhookAllowlist,
     metrics: createMetricsRegistry(),
     faucets: options.faucets ?? null,
   };
@@ -57,4 +73,12 @@ export async function createContext(config: Config, options: ContextOptions): Pr
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.registry.closeAll();
   await ctx.store.close();
+}
+
+function allowlistOf(config: Config): IpAllowlist {
+  try {
+    return parseIpAllowlist(config.webhookAllowCidrs.join(','));
+  } catch (error) {
+    throw new ConfigError('WEBHOOK_ALLOW_CIDRS', (error as Error).message);
+  }
 }

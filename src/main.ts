@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { createLogger } from './logger.ts';
+import { startBackgroundRoles } from './roles.ts';
 
 /** Production entry: validated config, migrated store, the HTTP API. */
 async function main(): Promise<void> {
@@ -17,15 +18,17 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const ctx = await createContext(config, { logger });
-  const app = await buildApp(ctx);
-  await app.listen({ host: config.host, port: config.port });
+  const app = config.roles.api ? await buildApp(ctx) : null;
+  await app?.listen({ host: config.host, port: config.port });
+  const roles = startBackgroundRoles(ctx);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await app.close();
+    await app?.close();
+    await roles.stop();
     await closeContext(ctx);
     process.exit(0);
   };

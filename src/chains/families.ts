@@ -1,4 +1,5 @@
 import type { NodeEndpointConfig } from '../config.ts';
+import { evmFamilies } from './evm/family.ts';
 import type { AdapterFactory } from './registry.ts';
 import { TRON_DEFAULT_ENDPOINTS, tronAdapterFactory } from './tron/adapter.ts';
 import type { ChainName, Network } from './types.ts';
@@ -12,4 +13,5 @@ export interface ChainFamily {
 /** Every chain this build serves. A chain is added by writing its adapter and listing it here. */
 export const CHAIN_FAMILIES: Partial<Record<ChainName, ChainFamily>> = {
   tron: { factory: tronAdapterFactory, defaults: TRON_DEFAULT_ENDPOINTS },
+  ...evmFamilies,
 };

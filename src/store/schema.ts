@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { EvmNonceDatabase } from '../chains/evm/nonce-store.ts';
 
 /**
  * Table types shared by SQLite and Postgres. Times are ISO-8601 UTC text, flags are 0/1 integers and
  * amounts are decimal text, so both databases store and return the same values.
  */
-export interface Database {
+export interface Database extends EvmNonceDatabase {
   users: UsersTable;
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
@@ -12,6 +13,14 @@ export interface Database {
   quota_usage: QuotaUsageTable;
   addresses: AddressesTable;
   transactions: TransactionsTable;
+  webhooks: WebhooksTable;
+  watch_versions: WatchVersionsTable;
+  chain_cursors: ChainCursorsTable;
+  chain_blocks: ChainBlocksTable;
+  notifications: NotificationsTable;
+  notification_attempts: NotificationAttemptsTable;
+  pending_events: PendingEventsTable;
+  leases: LeasesTable;
 }
 
 export interface UsersTable {
@@ -98,4 +107,110 @@ export interface TransactionsTable {
   http_status: number | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  url: string;
+  from_address: string | null;
+  to_address: string | null;
+  contract_address: string | null;
+  token_id: string | null;
+  type: string | null;
+  confirmations: number;
+  notify_reverted: number;
+  /** 'none' (manual retry only, as the spec) or 'backoff'. */
+  retry_policy: string;
+  /** Signing secret sealed with the master key (custody/master-key.ts). */
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  is_active: number;
+  is_invalid: number;
+  invalid_reason: string | null;
+  change_version: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface WatchVersionsTable {
+  chain: string;
+  network: string;
+  version: number;
+}
+
+export interface ChainCursorsTable {
+  chain: string;
+  network: string;
+  block_number: number;
+  block_hash: string;
+  updated_at: string;
+}
+
+export interface ChainBlocksTable {
+  chain: string;
+  network: string;
+  block_number: number;
+  block_hash: string;
+  parent_hash: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  webhook_id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  /** 'transfer' or 'reverted'. */
+  event: string;
+  txid: string;
+  log_index: number;
+  block_number: number;
+  block_hash: string;
+  /** The JSON body sent to the subscriber, fixed when the notification is created. */
+  payload: string;
+  /** pending | delivering | delivered | failed | cancelled (its block left the chain before it went out). */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  block_time: string;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface NotificationAttemptsTable {
+  id: string;
+  notification_id: string;
+  attempted_at: string;
+  duration_ms: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
+export interface PendingEventsTable {
+  id: string;
+  webhook_id: string;
+  chain: string;
+  network: string;
+  block_number: number;
+  block_hash: string;
+  ready_at_block: number;
+  /** The matched TransferEvent as JSON (amounts as decimal strings). */
+  event: string;
+}
+
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
 }

@@ -19,6 +19,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** Postgres schema everything lives in, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -80,11 +82,21 @@ async function openPostgres(connectionString: string, options: StoreOptions): Pr
   }
   const pool = new pg.Pool({
     connectionString,
+    // int8 columns hold block numbers and row ids, far below 2^53: read them as numbers, like SQLite does.
+    types: {
+      getTypeParser: (oid: number, format?: string) =>
+        oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text'),
+    },
     max: options.poolSize ?? 10,
     ...(pgSchema === undefined ? {} : { options: `-c search_path=${pgSchema}` }),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    ...(pgSchema === undefined ? {} : { schema: pgSchema }),
+    close: () => db.destroy(),
+  };
 }
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -95,7 +107,12 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(store: Store): Promise<void> {
-  const migrator = new Migrator({ db: store.db, provider: new StaticMigrationProvider() });
+  // Name the schema: Kysely looks its tables up by name, and another schema's copy must not count.
+  const migrator = new Migrator({
+    db: store.db,
+    provider: new StaticMigrationProvider(),
+    ...(store.schema === undefined ? {} : { migrationTableSchema: store.schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined) {

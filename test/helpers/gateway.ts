@@ -40,9 +40,14 @@ export function freshDatabase(): TestDatabase {
     };
   }
   const pgSchema = `t_${randomBytes(6).toString('hex')}`;
+  const masterKey = randomBytes(32).toString('base64');
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: POSTGRES_URL },
-    processEnv: { DATA_DIR: dataDir, DATABASE_URL: `${POSTGRES_URL}?options=-c%20search_path%3D${pgSchema}` },
+    env: { DATA_DIR: dataDir, DATABASE_URL: POSTGRES_URL, MASTER_KEY: masterKey },
+    processEnv: {
+      DATA_DIR: dataDir,
+      DATABASE_URL: `${POSTGRES_URL}?options=-c%20search_path%3D${pgSchema}`,
+      MASTER_KEY: masterKey,
+    },
     pgSchema,
     dataDir,
     drop: async () => {

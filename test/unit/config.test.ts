@@ -32,6 +32,8 @@ describe('loadConfig', () => {
     expect(failure({ DEFAULT_PLAN: 'gold' }).variable).toBe('DEFAULT_PLAN');
     expect(failure({ TRON_MAINNET_URLS: 'ftp://node' }).variable).toBe('TRON_MAINNET_URLS');
     expect(failure({ CONFIG_FILE: '/nonexistent/file.json' }).variable).toBe('CONFIG_FILE');
+    expect(failure({ DATABASE_URL: 'postgres://db/x' }).variable).toBe('MASTER_KEY');
+    expect(failure({ ROLES: 'api,cook' }).variable).toBe('ROLES');
   });
 
   it('never echoes a node URL path or query, which may hold an API key', () => {

@@ -6,9 +6,10 @@
 import type { NodeEndpointConfig } from '../../config.ts';
 import { NodeClient, NodeHttpError } from '../node-client.ts';
 import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { ChainAdapter, Network } from '../types.ts';
+import type { BlockTransfers, ChainAdapter, Network } from '../types.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
-import { TronInputError, TronInvalidResponseError } from './errors.ts';
+import { readTronBlock, type TokenDecimals } from './block-transfers.ts';
+import { TronContractError, TronInputError, TronInvalidResponseError } from './errors.ts';
 import { type ContractCallArgs, TronFeeEstimator } from './fee-estimator.ts';
 import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from './keys.ts';
 import { type NodeJson, TronNodeApi } from './node-api.ts';
@@ -127,6 +128,35 @@ export class TronAdapter implements ChainAdapter {
     }
     return emptyToNull(block);
   }
+
+  /** The block's successful transfers for the webhook watcher; null until the node has the block. */
+  blockTransfers(number: bigint): Promise<BlockTransfers | null> {
+    return readTronBlock(this.#node, this.#watchedTokens, this.network, number);
+  }
+
+  /** Decimals for transfers found in blocks: a contract that is not a real TRC20 reports raw units (0). */
+  readonly #watchedTokens: TokenDecimals = {
+    trc20Decimals: (contract) =>
+      this.#tokens.trc20Decimals(contract).catch((error: unknown) => {
+        if (error instanceof TronContractError) return 0;
+        throw error;
+      }),
+    trc10Precision: async (tokenId) => {
+      let precision = this.#trc10Precision.get(tokenId);
+      if (precision === undefined) {
+        precision = await this.#tokens.trc10Info(tokenId).then(
+          (info) => info.precision,
+          (error: unknown) => {
+            if (error instanceof TronContractError) return 0;
+            throw error;
+          },
+        );
+        this.#trc10Precision.set(tokenId, precision);
+      }
+      return precision;
+    },
+  };
+  readonly #trc10Precision = new Map<string, number>();
 
   async getTransaction(txid: string): Promise<NodeJson | null> {
     return emptyToNull(await this.#node.getTransactionById(txidParam(txid)));

@@ -77,6 +77,17 @@ export class TronNodeApi {
   getTransactionInfoById(txid: string): Promise<NodeJson> {
     return this.call('gettransactioninfobyid', { value: txid });
   }
+  /** Every transaction info of a block (an array, unlike the other endpoints); [] or {} when none. */
+  async getTransactionInfosByBlockNum(num: bigint): Promise<NodeJson[]> {
+    const value = await this.client.postJson<unknown>('/wallet/gettransactioninfobyblocknum', {
+      num: Number(num),
+    });
+    if (Array.isArray(value)) return value as NodeJson[];
+    if (value !== null && typeof value === 'object' && Object.keys(value).length === 0) return [];
+    throw new TronInvalidResponseError(
+      'Tron node answered gettransactioninfobyblocknum with something other than a list',
+    );
+  }
 
   // Accounts, resources, parameters.
   getAccount(hexAddress: string): Promise<NodeJson> {

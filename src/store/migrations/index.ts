@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation.ts';
 import { custody } from './0002_custody.ts';
+import { evmNonces } from './0003_evm_nonces.ts';
+import { webhooks } from './0004_webhooks.ts';
 
 /** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_custody': custody,
+  '0003_evm_nonces': evmNonces,
+  '0004_webhooks': webhooks,
 };

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { AppContext } from './app-context.ts';
+import { NETWORKS } from './chains/types.ts';
+import { OutboxDeliverer } from './webhooks/deliverer.ts';
+import { ChainWatcher } from './webhooks/watcher.ts';
+
+export interface BackgroundRoles {
+  watchers: ChainWatcher[];
+  deliverer: OutboxDeliverer | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * The background roles beside the API: one watcher per chain and network that can decode blocks (each
+ * takes a database lease, so one instance follows a chain at a time) and the outbox deliverer (rows are
+ * claimed, so several instances share the work). ROLES chooses which a process runs.
+ */
+export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number } = {}): BackgroundRoles {
+  const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const watchers: ChainWatcher[] = [];
+  if (ctx.config.roles.watcher) {
+    for (const chain of ctx.registry.chains()) {
+      for (const network of NETWORKS) {
+        if (!ctx.registry.networksOf(chain).includes(network)) continue;
+        const adapter = ctx.registry.get(chain, network);
+        if (!adapter.blockTransfers) continue;
+        const watcher = new ChainWatcher({
+          chain,
+          network,
+          adapter: adapter as typeof adapter & Required<Pick<typeof adapter, 'blockTransfers'>>,
+          db: ctx.store.db,
+          logger: ctx.logger.child({ role: 'watcher', chain, network }),
+          metrics: ctx.metrics,
+          instanceId,
+          ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs, idlePollMs: options.pollMs }),
+        });
+        watcher.start();
+        watchers.push(watcher);
+      }
+    }
+  }
+  const deliverer = ctx.config.roles.deliverer
+    ? new OutboxDeliverer({
+        store: ctx.store,
+        masterKey: ctx.masterKey,
+        logger: ctx.logger.child({ role: 'deliverer' }),
+        metrics: ctx.metrics,
+        instanceId,
+        allowlist: ctx.webhookAllowlist,
+      })
+    : null;
+  deliverer?.start();
+  return {
+    watchers,
+    deliverer,
+    stop: async () => {
+      await Promise.all([...watchers.map((w) => w.stop()), deliverer?.stop()]);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
+import type { ChainName } from '../chains/types.ts';
+
+/** What a webhook filter on one chain may name, and how its addresses are compared. */
+export interface ChainWebhookRules {
+  /** Transfer types the chain's webhooks filter on (Chaingateway's enums, plus Arbitrum, Solana). */
+  types: readonly string[];
+  /** Other names accepted for a type (Polygon's native coin was MATIC in the spec). */
+  aliases?: Record<string, string>;
+  isAddress(address: string): boolean;
+  /** The one form matching compares, so an address in any accepted spelling matches. */
+  normalize(address: string): string;
+  /** Bitcoin has no token contracts. */
+  hasContracts: boolean;
+}
+
+const evm = (types: readonly string[], aliases?: Record<string, string>): ChainWebhookRules => ({
+  types,
+  ...(aliases ? { aliases } : {}),
+  isAddress: (a) => /^0x[0-9a-fA-F]{40}$/.test(a),
+  normalize: (a) => a.toLowerCase(),
+  hasContracts: true,
+});
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
+  tron: {
+    types: ['TRX', 'TRC10', 'TRC20', 'TRC721'],
+    isAddress: isTronAddress,
+    normalize: toBase58Address,
+    hasContracts: true,
+  },
+  ethereum: evm(['ETH', 'ERC20', 'ERC721']),
+  bsc: evm(['BNB', 'BEP20', 'BEP721'], { ERC20: 'BEP20', ERC721: 'BEP721' }),
+  polygon: evm(['POL', 'ERC20', 'ERC721'], { MATIC: 'POL' }),
+  arbitrum: evm(['ETH', 'ERC20', 'ERC721']),
+  solana: {
+    types: ['SOL', 'SPL'],
+    isAddress: (a) => a.length >= 32 && a.length <= 44 && BASE58.test(a),
+    normalize: (a) => a,
+    hasContracts: true,
+  },
+  bitcoin: {
+    types: ['BTC'],
+    isAddress: (a) => /^(bc1|tb1|bcrt1|[13mn2])[a-zA-HJ-NP-Z0-9]{25,87}$/.test(a),
+    // Bech32 is case-insensitive (and written lower case); base58 is case-sensitive.
+    normalize: (a) => (/^(bc1|tb1|bcrt1)/i.test(a) ? a.toLowerCase() : a),
+    hasContracts: false,
+  },
+};

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import { amountToNumber } from '../chains/amount.ts';
+import type { TransferEvent } from '../chains/types.ts';
+import type { Database } from '../store/schema.ts';
+import type { MatchableWebhook } from './matcher.ts';
+
+export type NotificationEvent = 'transfer' | 'reverted';
+
+/** The body a subscriber receives: Chaingateway's fields, then Switchyard's. */
+export interface NotificationPayload {
+  id: string;
+  webhook_id: string;
+  from: string | null;
+  to: string | null;
+  blocknumber: string;
+  datetime: string;
+  tokenid: string | null;
+  type: string;
+  contractaddress: string | null;
+  txid: string;
+  amount: number;
+  blockchain: string;
+  network: string;
+  amount_raw: string;
+  decimals: number;
+  event: NotificationEvent;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in UTC, as Chaingateway writes `datetime`. */
+export function chaingatewayDatetime(time: Date): string {
+  return time.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+export function buildPayload(
+  id: string,
+  webhookId: string,
+  transfer: TransferEvent,
+  event: NotificationEvent,
+): NotificationPayload {
+  return {
+    id,
+    webhook_id: webhookId,
+    from: transfer.from,
+    to: transfer.to,
+    blocknumber: transfer.blockNumber.toString(),
+    datetime: chaingatewayDatetime(transfer.time),
+    tokenid: transfer.tokenId,
+    type: transfer.type,
+    contractaddress: transfer.contractAddress,
+    txid: transfer.txid,
+    amount: amountToNumber(transfer.amountRaw, transfer.decimals),
+    blockchain: transfer.chain,
+    network: transfer.network,
+    amount_raw: transfer.amountRaw.toString(),
+    decimals: transfer.decimals,
+    event,
+  };
+}
+
+/**
+ * Writes one notification for a matched transfer, inside the watcher's block transaction. A block
+ * processed again (after a crash) hits the unique (webhook, txid, log, event, block) index and adds nothing.
+ */
+export async function enqueueNotification(
+  trx: Transaction<Database>,
+  webhook: Pick<MatchableWebhook, 'id' | 'userId'>,
+  transfer: TransferEvent,
+  event: NotificationEvent,
+  now: Date,
+): Promise<void> {
+  const id = randomUUID();
+  const at = now.toISOString();
+  await trx
+    .insertInto('notifications')
+    .values({
+      id,
+      webhook_id: webhook.id,
+      user_id: webhook.userId,
+      chain: transfer.chain,
+      network: transfer.network,
+      event,
+      txid: transfer.txid,
+      log_index: transfer.logIndex,
+      block_number: Number(transfer.blockNumber),
+      block_hash: transfer.blockHash,
+      payload: JSON.stringify(buildPayload(id, webhook.id, transfer, event)),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      claimed_by: null,
+      claim_expires_at: null,
+      response_status: null,
+      response_body: null,
+      block_time: transfer.time.toISOString(),
+      created_at: at,
+      updated_at: at,
+      delivered_at: null,
+    })
+    .onConflict((oc) => oc.columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash']).doNothing())
+    .execute();
+}
+
+/** TransferEvent <-> JSON for events parked until their confirmations (bigints as decimal text). */
+export function serializeTransfer(transfer: TransferEvent): string {
+  return JSON.stringify({
+    ...transfer,
+    blockNumber: transfer.blockNumber.toString(),
+    amountRaw: transfer.amountRaw.toString(),
+    time: transfer.time.toISOString(),
+  });
+}
+
+export function deserializeTransfer(text: string): TransferEvent {
+  const raw = JSON.parse(text) as Omit<TransferEvent, 'blockNumber' | 'amountRaw' | 'time'> & {
+    blockNumber: string;
+    amountRaw: string;
+    time: string;
+  };
+  return {
+    ...raw,
+    blockNumber: BigInt(raw.blockNumber),
+    amountRaw: BigInt(raw.amountRaw),
+    time: new Date(raw.time),
+  };
+}

@@ -1,0 +1,422 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { Gauge, type Registry } from 'prom-client';
+import type { BlockTransfers, ChainAdapter, ChainName, Network, TransferEvent } from '../chains/types.ts';
+import type { Logger } from '../logger.ts';
+import type { Database } from '../store/schema.ts';
+import { acquireLease, releaseLease, renewLease } from './leases.ts';
+import {
+  deserializeTransfer,
+  enqueueNotification,
+  type NotificationPayload,
+  serializeTransfer,
+} from './outbox.ts';
+import { SubscriptionSync } from './subscription-sync.ts';
+
+export interface WatcherOptions {
+  chain: ChainName;
+  network: Network;
+  adapter: ChainAdapter & Required<Pick<ChainAdapter, 'blockTransfers'>>;
+  db: Kysely<Database>;
+  logger: Logger;
+  metrics: Registry;
+  instanceId: string;
+  /** Pause between polls when caught up. */
+  pollMs?: number;
+  /** Pause between head checks while no subscription exists (keeps the cursor fresh, spares the node). */
+  idlePollMs?: number;
+  leaseMs?: number;
+  /** Blocks handled per step before yielding. */
+  batch?: number;
+  now?: () => Date;
+}
+
+/** How far back a reorg may reach (and how many block hashes are kept to detect one). */
+export const REORG_DEPTH = 256;
+
+class LeaseLost extends Error {}
+
+/** Watcher lag per chain and network, on the registry every watcher of a process shares. */
+function lagGauge(registry: Registry): Gauge<'chain' | 'network'> {
+  const existing = registry.getSingleMetric('switchyard_watcher_lag_blocks');
+  if (existing) return existing as Gauge<'chain' | 'network'>;
+  return new Gauge({
+    name: 'switchyard_watcher_lag_blocks',
+    help: 'Head block minus the last block the webhook watcher processed',
+    labelNames: ['chain', 'network'] as const,
+    registers: [registry],
+  });
+}
+
+/**
+ * Follows one chain on one network for the webhooks: reads each block after the cursor, matches its
+ * transfers, and in ONE database transaction writes the notifications (the outbox), parks events waiting
+ * for confirmations, releases those now deep enough, records the block hash and moves the cursor. A crash
+ * at any point replays from the last committed block; the outbox's unique index makes the replay add
+ * nothing. It follows the canonical chain by parent hash and unwinds reorgs. Node trouble only delays it:
+ * a block that cannot be read is retried, never skipped.
+ */
+export class ChainWatcher {
+  private readonly sync: SubscriptionSync;
+  private readonly lease: string;
+  private readonly lag: Gauge<'chain' | 'network'>;
+  private readonly now: () => Date;
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly options: WatcherOptions) {
+    this.sync = new SubscriptionSync(options.db, options.chain, options.network);
+    this.lease = `watch:${options.chain}:${options.network}`;
+    this.lag = lagGauge(options.metrics);
+    this.now = options.now ?? (() => new Date());
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await releaseLease(this.options.db, this.lease, this.options.instanceId).catch(() => {});
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      let pause: number;
+      try {
+        const { progressed, idle } = await this.step();
+        failures = 0;
+        pause = progressed ? 0 : idle ? (this.options.idlePollMs ?? 10_000) : (this.options.pollMs ?? 1_000);
+      } catch (error) {
+        failures++;
+        this.options.logger.warn(
+          { err: error, chain: this.options.chain, network: this.options.network },
+          'watcher step failed',
+        );
+        pause = Math.min(30_000, 500 * 2 ** Math.min(failures, 6)) * (0.5 + Math.random() / 2);
+      }
+      if (pause > 0 && !this.stopped) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pause);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  /**
+   * One round: take or keep the lease, refresh the subscriptions, handle up to `batch` new blocks.
+   * Exposed for tests, which drive the watcher block by block.
+   */
+  async step(): Promise<{ progressed: boolean; idle: boolean }> {
+    const { db, instanceId, adapter } = this.options;
+    const leaseMs = this.options.leaseMs ?? 15_000;
+    if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now())))
+      return { progressed: false, idle: false };
+    // Head first: every block up to it was mined before the subscriptions are read, so none is skipped for
+    // a subscription made meanwhile.
+    const head = await adapter.getBlockNumber();
+    await this.sync.refresh();
+    const cursor = await this.cursor();
+    const idle = this.sync.matcher.size === 0 && !(await this.hasPendingEvents());
+    if (cursor === null || idle) {
+      // Nothing to match: keep the cursor at the head so a first subscription starts from now.
+      if (cursor === null || cursor.number < head)
+        await this.moveCursorIdle(cursor === null ? head - 1n : head);
+      this.lag.set({ chain: this.options.chain, network: this.options.network }, 0);
+      return { progressed: false, idle: true };
+    }
+    this.lag.set({ chain: this.options.chain, network: this.options.network }, Number(head - cursor.number));
+    let next = cursor.number + 1n;
+    const last = cursor.number + BigInt(this.options.batch ?? 20);
+    let progressed = false;
+    while (next <= head && next <= last && !this.stopped) {
+      const block = await adapter.blockTransfers(next);
+      if (block === null) break;
+      const parent = await this.knownBlock(next - 1n);
+      if (parent !== null && parent !== block.parentHash) {
+        await this.unwind(next - 1n);
+        return { progressed: true, idle: false };
+      }
+      await this.commit(block);
+      progressed = true;
+      next++;
+    }
+    return { progressed, idle: false };
+  }
+
+  private async cursor(): Promise<{ number: bigint; hash: string } | null> {
+    const row = await this.options.db
+      .selectFrom('chain_cursors')
+      .select(['block_number', 'block_hash'])
+      .where('chain', '=', this.options.chain)
+      .where('network', '=', this.options.network)
+      .executeTakeFirst();
+    return row ? { number: BigInt(row.block_number), hash: row.block_hash } : null;
+  }
+
+  private async knownBlock(number: bigint): Promise<string | null> {
+    const row = await this.options.db
+      .selectFrom('chain_blocks')
+      .select('block_hash')
+      .where('chain', '=', this.options.chain)
+      .where('network', '=', this.options.network)
+      .where('block_number', '=', Number(number))
+      .executeTakeFirst();
+    return row?.block_hash ?? null;
+  }
+
+  private async hasPendingEvents(): Promise<boolean> {
+    const row = await this.options.db
+      .selectFrom('pending_events')
+      .select('id')
+      .where('chain', '=', this.options.chain)
+      .where('network', '=', this.options.network)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  private async moveCursorIdle(number: bigint): Promise<void> {
+    await this.options.db.transaction().execute(async (trx) => {
+      await this.holdLease(trx);
+      // Hashes of skipped blocks are unknown: drop the old ones so no stale parent check fires later.
+      await trx
+        .deleteFrom('chain_blocks')
+        .where('chain', '=', this.options.chain)
+        .where('network', '=', this.options.network)
+        .execute();
+      await this.saveCursor(trx, number, '');
+    });
+  }
+
+  /** Everything one block changes, atomically: outbox rows, parked and released events, hash, cursor. */
+  private async commit(block: BlockTransfers): Promise<void> {
+    const { chain, network } = this.options;
+    const now = this.now();
+    const matches = block.transfers.flatMap((transfer) =>
+      this.sync.matcher.match(transfer).map((webhook) => ({ webhook, transfer })),
+    );
+    await this.options.db.transaction().execute(async (trx) => {
+      await this.holdLease(trx);
+      for (const { webhook, transfer } of matches) {
+        if (webhook.confirmations <= 1) {
+          await enqueueNotification(trx, webhook, transfer, 'transfer', now);
+          continue;
+        }
+        await trx
+          .insertInto('pending_events')
+          .values({
+            id: randomUUID(),
+            webhook_id: webhook.id,
+            chain,
+            network,
+            block_number: Number(block.number),
+            block_hash: block.hash,
+            ready_at_block: Number(block.number) + webhook.confirmations - 1,
+            event: serializeTransfer(transfer),
+          })
+          .execute();
+      }
+      await this.releaseConfirmed(trx, block.number, now);
+      await trx
+        .insertInto('chain_blocks')
+        .values({
+          chain,
+          network,
+          block_number: Number(block.number),
+          block_hash: block.hash,
+          parent_hash: block.parentHash,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['chain', 'network', 'block_number'])
+            .doUpdateSet({ block_hash: block.hash, parent_hash: block.parentHash }),
+        )
+        .execute();
+      await trx
+        .deleteFrom('chain_blocks')
+        .where('chain', '=', chain)
+        .where('network', '=', network)
+        .where('block_number', '<', Number(block.number) - REORG_DEPTH)
+        .execute();
+      await this.saveCursor(trx, block.number, block.hash);
+    });
+    if (matches.length > 0) {
+      this.options.logger.info(
+        { chain, network, block: block.number.toString(), matches: matches.length },
+        'block matched',
+      );
+    }
+  }
+
+  /** Parked events deep enough now become notifications (their subscription may have gone since). */
+  private async releaseConfirmed(trx: Transaction<Database>, head: bigint, now: Date): Promise<void> {
+    const { chain, network } = this.options;
+    const ready = await trx
+      .selectFrom('pending_events')
+      .innerJoin('webhooks', 'webhooks.id', 'pending_events.webhook_id')
+      .select([
+        'pending_events.id',
+        'pending_events.webhook_id',
+        'pending_events.event',
+        'webhooks.user_id',
+        'webhooks.deleted_at',
+        'webhooks.is_active',
+      ])
+      .where('pending_events.chain', '=', chain)
+      .where('pending_events.network', '=', network)
+      .where('pending_events.ready_at_block', '<=', Number(head))
+      .execute();
+    for (const row of ready) {
+      if (row.deleted_at === null && row.is_active === 1) {
+        await enqueueNotification(
+          trx,
+          { id: row.webhook_id, userId: row.user_id },
+          deserializeTransfer(row.event),
+          'transfer',
+          now,
+        );
+      }
+      await trx.deleteFrom('pending_events').where('id', '=', row.id).execute();
+    }
+  }
+
+  /**
+   * The block after `tip` does not build on the block we processed there: walk back to the last block the
+   * node still has, then drop what was built above it. Events not yet notified (parked, or queued and not
+   * yet attempted) are dropped; a notified transfer that left the chain gets a `reverted` notification for
+   * subscriptions that ask for them.
+   */
+  private async unwind(tip: bigint): Promise<void> {
+    const { chain, network, adapter, logger } = this.options;
+    let ancestor = tip;
+    for (; ancestor > tip - BigInt(REORG_DEPTH) && ancestor >= 0n; ancestor--) {
+      const known = await this.knownBlock(ancestor);
+      if (known === null) break;
+      const canonical = await adapter.blockTransfers(ancestor);
+      if (canonical?.hash === known) break;
+    }
+    const now = this.now();
+    logger.warn({ chain, network, from: tip.toString(), to: ancestor.toString() }, 'reorg: unwinding');
+    await this.options.db.transaction().execute(async (trx) => {
+      await this.holdLease(trx);
+      const above = (table: 'pending_events' | 'chain_blocks') =>
+        trx
+          .deleteFrom(table)
+          .where('chain', '=', chain)
+          .where('network', '=', network)
+          .where('block_number', '>', Number(ancestor));
+      await above('pending_events').execute();
+      await above('chain_blocks').execute();
+      const orphaned = await trx
+        .selectFrom('notifications')
+        .innerJoin('webhooks', 'webhooks.id', 'notifications.webhook_id')
+        .select([
+          'notifications.id',
+          'notifications.status',
+          'notifications.attempts',
+          'notifications.webhook_id',
+          'notifications.payload',
+          'notifications.block_hash',
+          'notifications.log_index',
+          'webhooks.user_id',
+          'webhooks.notify_reverted',
+        ])
+        .where('notifications.chain', '=', chain)
+        .where('notifications.network', '=', network)
+        .where('notifications.event', '=', 'transfer')
+        .where('notifications.block_number', '>', Number(ancestor))
+        .execute();
+      for (const row of orphaned) {
+        // Never sent: drop it, unless the deliverer claimed it since we looked (then it counts as sent).
+        const dropped = await trx
+          .deleteFrom('notifications')
+          .where('id', '=', row.id)
+          .where('status', '=', 'pending')
+          .where('attempts', '=', 0)
+          .executeTakeFirst();
+        if (Number(dropped.numDeletedRows) > 0) continue;
+        // Waiting for a retry (scheduled or manual): it must never go out after the chain dropped it.
+        await trx
+          .updateTable('notifications')
+          .set({ status: 'cancelled', updated_at: now.toISOString() })
+          .where('id', '=', row.id)
+          .where('status', 'in', ['pending', 'failed'])
+          .execute();
+        if (row.notify_reverted === 1) {
+          const sent = JSON.parse(row.payload) as NotificationPayload;
+          await enqueueNotification(
+            trx,
+            { id: row.webhook_id, userId: row.user_id },
+            transferOf(sent, row.block_hash, row.log_index),
+            'reverted',
+            now,
+          );
+        }
+      }
+      const base = await trx
+        .selectFrom('chain_blocks')
+        .select('block_hash')
+        .where('chain', '=', chain)
+        .where('network', '=', network)
+        .where('block_number', '=', Number(ancestor))
+        .executeTakeFirst();
+      await this.saveCursor(trx, ancestor, base?.block_hash ?? '');
+    });
+  }
+
+  /** Inside a block transaction: renew the lease, or abort when another instance took it over. */
+  private async holdLease(trx: Transaction<Database>): Promise<void> {
+    if (
+      !(await renewLease(
+        trx,
+        this.lease,
+        this.options.instanceId,
+        this.options.leaseMs ?? 15_000,
+        this.now(),
+      ))
+    ) {
+      throw new LeaseLost(`lease ${this.lease} taken over`);
+    }
+  }
+
+  private async saveCursor(trx: Transaction<Database>, number: bigint, hash: string): Promise<void> {
+    const { chain, network } = this.options;
+    const values = { block_number: Number(number), block_hash: hash, updated_at: this.now().toISOString() };
+    await trx
+      .insertInto('chain_cursors')
+      .values({ chain, network, ...values })
+      .onConflict((oc) => oc.columns(['chain', 'network']).doUpdateSet(values))
+      .execute();
+  }
+}
+
+/** The transfer a sent notification described, rebuilt from its payload, for its `reverted` twin. */
+function transferOf(payload: NotificationPayload, blockHash: string, logIndex: number): TransferEvent {
+  return {
+    chain: payload.blockchain as ChainName,
+    network: payload.network as Network,
+    blockNumber: BigInt(payload.blocknumber),
+    blockHash,
+    txid: payload.txid,
+    logIndex,
+    from: payload.from,
+    to: payload.to,
+    contractAddress: payload.contractaddress,
+    tokenId: payload.tokenid,
+    type: payload.type,
+    amountRaw: BigInt(payload.amount_raw),
+    decimals: payload.decimals,
+    time: new Date(`${payload.datetime.replace(' ', 'T')}Z`),
+  };
+}

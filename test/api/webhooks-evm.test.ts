@@ -1,0 +1,308 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { getAddress, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
+import type { EvmChainName } from '../../src/chains/evm/index.ts';
+import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
+import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { waitFor } from '../helpers/processes.ts';
+
+/** A webhook receiver: records every request. */
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
+const received: Received[] = [];
+let receiver: http.Server;
+let receiverUrl: string;
+
+const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
+const devnets = {} as Record<EvmChainName, EvmDevnet>;
+let gw: TestGateway;
+let roles: BackgroundRoles;
+let token: string;
+
+const api = (method: string, path: string, options: RequestOptions = {}) =>
+  gw.request(method, `/api/v2${path}`, { token, ...options });
+/** A fresh address, checksummed: subscriptions accept any case, payloads carry lower case. */
+const newAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
+
+beforeAll(async () => {
+  receiver = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body, path: request.url ?? '' });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  await Promise.all(
+    CHAINS.map(async (chain) => {
+      devnets[chain] = await startEvmDevnet({ chain });
+    }),
+  );
+  const env: Record<string, string> = { WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', LOG_LEVEL: 'warn' };
+  for (const chain of CHAINS) {
+    env[`${chain.toUpperCase()}_MAINNET_URLS`] = devnets[chain].url;
+    env[`${chain.toUpperCase()}_TESTNET_URLS`] = devnets[chain].url;
+  }
+  gw = await startGateway({ env });
+  roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
+  ({ token } = await gw.userToken(undefined, 'enterprise'));
+}, 120_000);
+
+afterAll(async () => {
+  await roles?.stop();
+  await gw?.close();
+  await Promise.all(Object.values(devnets).map((devnet) => devnet.close()));
+  receiver?.close();
+});
+
+const hits = (path: string) => received.filter((r) => r.path === path);
+const payloads = (path: string) => hits(path).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+
+/** Waits until the receiver has `count` requests for `path`. */
+function deliveries(path: string, count: number, timeoutMs = 10_000) {
+  return waitFor(() => (hits(path).length >= count ? hits(path) : undefined), timeoutMs);
+}
+
+/** Waits until the chain's watcher has handled every block up to the devnet's head. */
+async function caughtUp(chain: EvmChainName) {
+  const head = Number(BigInt(await devnets[chain].rpc<Hex>('eth_blockNumber')));
+  await waitFor(async () => {
+    const row = await gw.ctx.store.db
+      .selectFrom('chain_cursors')
+      .select('block_number')
+      .where('chain', '=', chain)
+      .where('network', '=', 'mainnet')
+      .executeTakeFirst();
+    return row && Number(row.block_number) >= head ? true : undefined;
+  }, 10_000);
+}
+
+/** Nothing more arrives for `path` once the watcher is past the head and the outbox had time to send. */
+async function expectQuiet(chain: EvmChainName, path: string, count: number) {
+  await caughtUp(chain);
+  await new Promise((r) => setTimeout(r, 400));
+  expect(hits(path)).toHaveLength(count);
+}
+
+async function subscribe(chain: EvmChainName, path: string, body: Record<string, unknown>) {
+  const res = await api('POST', `/${chain}/webhooks`, { json: { url: `${receiverUrl}${path}`, ...body } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data as { webhook: string; secret: string };
+}
+
+async function receiptOf(chain: EvmChainName, hash: Hex) {
+  return devnets[chain].rpc<{ blockNumber: Hex; blockHash: Hex }>('eth_getTransactionReceipt', [hash]);
+}
+
+describe('ethereum webhooks end to end (real anvil)', () => {
+  it('notifies a matching ERC20 transfer, signed; a non-matching one sends nothing', async () => {
+    const devnet = devnets.ethereum;
+    const usdt = devnet.tokens.erc20.USDT;
+    const to = newAddress();
+    const { webhook, secret } = await subscribe('ethereum', '/usdt', {
+      to,
+      contractaddress: usdt,
+      type: 'ERC20',
+    });
+    await devnet.faucetErc20(usdt, newAddress(), 1_000_000n);
+    const hash = await devnet.faucetErc20(usdt, to, 108_935n);
+    const [hit] = await deliveries('/usdt', 1);
+    const payload = JSON.parse(hit!.body);
+    expect(payload).toMatchObject({
+      webhook_id: webhook,
+      from: '0x0000000000000000000000000000000000000000',
+      to: to.toLowerCase(),
+      type: 'ERC20',
+      contractaddress: usdt.toLowerCase(),
+      txid: hash,
+      amount: 0.108935,
+      amount_raw: '108935',
+      decimals: 6,
+      blockchain: 'ethereum',
+      network: 'mainnet',
+      event: 'transfer',
+      tokenid: null,
+      blocknumber: BigInt((await receiptOf('ethereum', hash)).blockNumber).toString(),
+    });
+    expect(payload.datetime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(() => new Webhook(secret).verify(hit!.body, hit!.headers as Record<string, string>)).not.toThrow();
+    expect(hit!.headers['webhook-id']).toBe(payload.id);
+    expect(hit!.headers['x-signature']).toBe(
+      createHmac('sha256', secret).update(payload.txid).digest('base64'),
+    );
+    await expectQuiet('ethereum', '/usdt', 1);
+  });
+
+  it('notifies a native ETH transfer', async () => {
+    const to = newAddress();
+    await subscribe('ethereum', '/eth', { to: to.toLowerCase(), type: 'ETH' });
+    const hash = await devnets.ethereum.faucetNative(to, 1_250_000_000_000_000_000n);
+    await deliveries('/eth', 1);
+    expect(payloads('/eth')[0]).toMatchObject({
+      txid: hash,
+      type: 'ETH',
+      to: to.toLowerCase(),
+      from: devnets.ethereum.faucetAccount.address.toLowerCase(),
+      contractaddress: null,
+      amount: 1.25,
+      amount_raw: '1250000000000000000',
+      decimals: 18,
+    });
+  });
+
+  it('notifies an ERC721 transfer with its token id', async () => {
+    const devnet = devnets.ethereum;
+    const to = newAddress();
+    await subscribe('ethereum', '/nft', { to, type: 'ERC721' });
+    const tokenId = await devnet.faucetErc721(devnet.tokens.erc721.NFT, to);
+    await deliveries('/nft', 1);
+    expect(payloads('/nft')[0]).toMatchObject({
+      type: 'ERC721',
+      tokenid: tokenId.toString(),
+      contractaddress: devnet.tokens.erc721.NFT.toLowerCase(),
+      to: to.toLowerCase(),
+      amount: 1,
+      amount_raw: '1',
+      decimals: 0,
+    });
+  });
+
+  it('sends nothing for a transfer reorged out before it reached the confirmations asked for', async () => {
+    const devnet = devnets.ethereum;
+    const to = newAddress();
+    const { webhook } = await subscribe('ethereum', '/deep', { to, confirmations: 3 });
+    await devnet.faucetNative(to, 10n ** 15n);
+    // The watcher has seen it and parked it, waiting for depth 3.
+    const parked = () =>
+      gw.ctx.store.db.selectFrom('pending_events').select('id').where('webhook_id', '=', webhook).execute();
+    await waitFor(async () => ((await parked()).length === 1 ? true : undefined), 10_000);
+    await devnet.reorg(1);
+    await devnet.mine(3);
+    await expectQuiet('ethereum', '/deep', 0);
+    expect(await parked()).toEqual([]);
+    const rows = await gw.ctx.store.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('webhook_id', '=', webhook)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('sends `reverted` for a notified transfer the reorg removed', async () => {
+    const devnet = devnets.ethereum;
+    const to = newAddress();
+    const { secret } = await subscribe('ethereum', '/reverted', { to, notify_reverted: true });
+    const hash = await devnet.faucetNative(to, 3n * 10n ** 15n);
+    await deliveries('/reverted', 1);
+    await devnet.reorg(1);
+    await devnet.mine(1);
+    const [first, second] = await deliveries('/reverted', 2);
+    const sent = JSON.parse(first!.body);
+    const reverted = JSON.parse(second!.body);
+    expect(sent).toMatchObject({ event: 'transfer', txid: hash });
+    expect(reverted).toMatchObject({
+      event: 'reverted',
+      txid: hash,
+      blocknumber: sent.blocknumber,
+      to: to.toLowerCase(),
+      amount_raw: '3000000000000000',
+      type: 'ETH',
+    });
+    expect(reverted.id).not.toBe(sent.id);
+    expect(() =>
+      new Webhook(secret).verify(second!.body, second!.headers as Record<string, string>),
+    ).not.toThrow();
+    // The dropped transaction is gone for good: no further notification.
+    expect(await devnet.rpc('eth_getTransactionReceipt', [hash])).toBeNull();
+    await expectQuiet('ethereum', '/reverted', 2);
+  });
+
+  it('notifies a transaction again when the new chain includes it in another block', async () => {
+    const devnet = devnets.ethereum;
+    const to = newAddress();
+    const plain = await subscribe('ethereum', '/again', { to });
+    const withReverted = await subscribe('ethereum', '/again-reverted', { to, notify_reverted: true });
+    await devnet.mine(1);
+    const hash = await devnet.faucetNative(to, 5n * 10n ** 15n);
+    const before = await receiptOf('ethereum', hash);
+    await deliveries('/again', 1);
+    await deliveries('/again-reverted', 1);
+
+    // anvil_reorg replaces the last 2 blocks and mines the given transactions into them: this one into
+    // the first new block (offset 0), one block earlier than before.
+    const raw = await devnet.rpc<Hex>('eth_getRawTransactionByHash', [hash]);
+    await devnet.rpc('anvil_reorg', [2, [[raw, 0]]]);
+    const after = await receiptOf('ethereum', hash);
+    expect(BigInt(after.blockNumber)).toBe(BigInt(before.blockNumber) - 1n);
+    expect(after.blockHash).not.toBe(before.blockHash);
+    await devnet.mine(1);
+
+    await deliveries('/again', 2);
+    await deliveries('/again-reverted', 3);
+    await expectQuiet('ethereum', '/again-reverted', 3);
+    expect(hits('/again')).toHaveLength(2);
+
+    const oldBlock = BigInt(before.blockNumber).toString();
+    const newBlock = BigInt(after.blockNumber).toString();
+    const summary = (path: string) =>
+      payloads(path)
+        .map((p) => `${p['event']}@${p['blocknumber']}:${p['txid']}`)
+        .sort();
+    expect(summary('/again')).toEqual(
+      [`transfer@${newBlock}:${hash}`, `transfer@${oldBlock}:${hash}`].sort(),
+    );
+    expect(summary('/again-reverted')).toEqual(
+      [`reverted@${oldBlock}:${hash}`, `transfer@${newBlock}:${hash}`, `transfer@${oldBlock}:${hash}`].sort(),
+    );
+    expect(new Set(payloads('/again-reverted').map((p) => p['id'])).size).toBe(3);
+    // The outbox keeps one row per block the transfer was seen in.
+    const rows = await gw.ctx.store.db
+      .selectFrom('notifications')
+      .select(['event', 'block_hash'])
+      .where('webhook_id', 'in', [plain.webhook, withReverted.webhook])
+      .where('event', '=', 'transfer')
+      .execute();
+    expect(new Set(rows.map((r) => r.block_hash))).toEqual(new Set([before.blockHash, after.blockHash]));
+  });
+});
+
+describe.each([
+  ['bsc', 'BEP20'],
+  ['polygon', 'POL'],
+  ['arbitrum', 'ERC20'],
+] as [EvmChainName, string][])('%s webhooks', (chain, type) => {
+  it(`notifies a matching ${type} transfer`, async () => {
+    const devnet = devnets[chain];
+    const to = newAddress();
+    const path = `/${chain}`;
+    const { secret } = await subscribe(chain, path, { to, type });
+    const native = type === 'POL';
+    const hash = native
+      ? await devnet.faucetNative(to, 2n * 10n ** 18n)
+      : await devnet.faucetErc20(devnet.tokens.erc20.USDT, to, 2_000_000n);
+    const [hit] = await deliveries(path, 1);
+    expect(JSON.parse(hit!.body)).toMatchObject({
+      blockchain: chain,
+      network: 'mainnet',
+      type,
+      txid: hash,
+      to: to.toLowerCase(),
+      amount: 2,
+      decimals: native ? 18 : 6,
+      contractaddress: native ? null : devnet.tokens.erc20.USDT.toLowerCase(),
+      event: 'transfer',
+    });
+    expect(() => new Webhook(secret).verify(hit!.body, hit!.headers as Record<string, string>)).not.toThrow();
+  });
+});

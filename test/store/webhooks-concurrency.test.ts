@@ -1,0 +1,195 @@
+import { Registry } from 'prom-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabase } from '../helpers/gateway.ts';
+import {
+  attemptRows,
+  clearOutbox,
+  type DeliveryBench,
+  insertNotification,
+  insertWebhook,
+  newDeliverer,
+  notificationRow,
+  openDeliveryBench,
+  Receiver,
+  waitFor,
+} from '../webhooks/fixtures.ts';
+
+let bench: DeliveryBench;
+const receivers: Receiver[] = [];
+
+async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
+  const started = await Receiver.start(...args);
+  receivers.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  bench = await openDeliveryBench();
+});
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+  await clearOutbox(bench);
+});
+afterAll(() => bench.close());
+
+async function statusOf(id: string): Promise<string> {
+  return (await notificationRow(bench, id)).status;
+}
+
+describe(`webhook delivery under load on ${testDatabase()}`, () => {
+  it('delivers to a healthy receiver promptly while a dead one times out', async () => {
+    const timeoutMs = 1_500;
+    const dead = await receiver(() => {}); // accepts, reads, never answers
+    const healthy = await receiver();
+    const deadHook = await insertWebhook(bench, { url: dead.url });
+    const healthyHook = await insertWebhook(bench, { url: healthy.url });
+    const older = new Date(Date.now() - 60_000);
+    const stuck: { id: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      stuck.push(await insertNotification(bench, { webhookId: deadHook.id, nextAttemptAt: older }));
+    }
+    const prompt: { id: string }[] = [];
+    for (let i = 0; i < 8; i++) prompt.push(await insertNotification(bench, { webhookId: healthyHook.id }));
+
+    const deliverer = newDeliverer(bench, { timeoutMs, concurrency: 4, perHostConcurrency: 2 });
+    const started = performance.now();
+    deliverer.start();
+    try {
+      await waitFor(async () => {
+        for (const note of prompt) if ((await statusOf(note.id)) !== 'delivered') return false;
+        return true;
+      });
+      const healthyDone = performance.now() - started;
+      expect(healthyDone).toBeLessThan(timeoutMs / 2);
+      expect(healthy.requests).toHaveLength(8);
+      // The dead endpoint never has more than its per-host share in flight.
+      expect(dead.requests.length).toBeLessThanOrEqual(2);
+
+      await waitFor(async () => {
+        for (const note of stuck) if ((await statusOf(note.id)) !== 'failed') return false;
+        return true;
+      }, 4 * timeoutMs);
+    } finally {
+      await deliverer.stop();
+    }
+    const [attempt] = await attemptRows(bench, stuck[0]!.id);
+    expect(attempt!.error).toBe(`timed out after ${timeoutMs} ms`);
+    expect(attempt!.duration_ms).toBeGreaterThanOrEqual(timeoutMs - 50);
+    expect(attempt!.duration_ms).toBeLessThan(timeoutMs + 1_000);
+  });
+
+  it('two instances on one database never deliver the same notification twice', async () => {
+    const hooks = [];
+    for (let i = 0; i < 3; i++) {
+      hooks.push(
+        await receiver((_req, res) => {
+          setTimeout(() => res.end('ok'), Math.random() * 15);
+        }),
+      );
+    }
+    const webhookIds = [];
+    for (const hook of hooks) webhookIds.push((await insertWebhook(bench, { url: hook.url })).id);
+    for (let i = 0; i < 60; i++)
+      await insertNotification(bench, { webhookId: webhookIds[i % webhookIds.length]! });
+    const registries = [new Registry(), new Registry()];
+    const one = newDeliverer(bench, {
+      metrics: registries[0]!,
+      concurrency: 6,
+      perHostConcurrency: 2,
+      pollMs: 5,
+    });
+    const two = newDeliverer(bench, {
+      store: await bench.openAnotherStore(),
+      metrics: registries[1]!,
+      concurrency: 6,
+      perHostConcurrency: 2,
+      pollMs: 5,
+    });
+    one.start();
+    two.start();
+    try {
+      await waitFor(async () => {
+        const left = await bench.store.db
+          .selectFrom('notifications')
+          .select('id')
+          .where('status', '!=', 'delivered')
+          .execute();
+        return left.length === 0;
+      }, 15_000);
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+    }
+    const counts = new Map<string, number>();
+    for (const hook of hooks)
+      for (const [id, n] of hook.countsById()) counts.set(id, (counts.get(id) ?? 0) + n);
+    expect(counts.size).toBe(60);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    const delivered = await Promise.all(
+      registries.map(async (registry) => {
+        const metric = await registry.getSingleMetric('switchyard_webhook_deliveries_total')!.get();
+        return metric.values.find((v) => v.labels['outcome'] === 'delivered')?.value ?? 0;
+      }),
+    );
+    expect(delivered[0]! + delivered[1]!).toBe(60);
+    expect(delivered[0]).toBeGreaterThan(0);
+    expect(delivered[1]).toBeGreaterThan(0);
+  });
+
+  it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {
+    const hook = await receiver();
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
+    const lapsed = await insertNotification(bench, {
+      webhookId,
+      status: 'delivering',
+      claimedBy: 'crashed-instance',
+      claimExpiresAt: new Date(Date.now() - 1_000),
+    });
+    const live = await insertNotification(bench, {
+      webhookId,
+      status: 'delivering',
+      claimedBy: 'busy-instance',
+      claimExpiresAt: new Date(Date.now() + 60_000),
+    });
+    const fresh = await insertNotification(bench, { webhookId });
+    const notDue = await insertNotification(bench, {
+      webhookId,
+      nextAttemptAt: new Date(Date.now() + 60_000),
+    });
+    const deliverer = newDeliverer(bench);
+    deliverer.start();
+    try {
+      await waitFor(
+        async () => (await statusOf(lapsed.id)) === 'delivered' && (await statusOf(fresh.id)) === 'delivered',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    } finally {
+      await deliverer.stop();
+    }
+    expect(await notificationRow(bench, live.id)).toMatchObject({
+      status: 'delivering',
+      claimed_by: 'busy-instance',
+    });
+    expect(await statusOf(notDue.id)).toBe('pending');
+    expect([...hook.countsById().keys()].sort()).toEqual([lapsed.id, fresh.id].sort());
+  });
+
+  it('exports delivery counts, durations and block-to-delivery latency', async () => {
+    const hook = await receiver();
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
+    const note = await insertNotification(bench, { webhookId, blockTime: new Date(Date.now() - 3_000) });
+    const metrics = new Registry();
+    const deliverer = newDeliverer(bench, { metrics });
+    expect(await deliverer.deliverNow(note.id)).toBe('delivered');
+    await deliverer.stop();
+    const text = await metrics.metrics();
+    expect(text).toContain('switchyard_webhook_deliveries_total{outcome="delivered"} 1');
+    expect(text).toContain('switchyard_webhook_delivery_duration_seconds_count 1');
+    expect(text).toContain('switchyard_block_to_delivery_seconds_count 1');
+    const sum = Number(/switchyard_block_to_delivery_seconds_sum ([\d.]+)/.exec(text)![1]);
+    expect(sum).toBeGreaterThanOrEqual(3);
+    expect(sum).toBeLessThan(10);
+    // A second deliverer on the same registry reuses the metrics instead of failing to register them.
+    const again = newDeliverer(bench, { metrics });
+    await again.stop();
+  });
+});

@@ -1,0 +1,286 @@
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { retryNotification } from '../../src/webhooks/deliverer.ts';
+import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
+import { testDatabase } from '../helpers/gateway.ts';
+import {
+  attemptRows,
+  clearOutbox,
+  type DeliveryBench,
+  insertNotification,
+  insertWebhook,
+  newDeliverer,
+  notificationRow,
+  openDeliveryBench,
+  Receiver,
+  signedHeaders,
+  waitFor,
+} from '../webhooks/fixtures.ts';
+
+let bench: DeliveryBench;
+const receivers: Receiver[] = [];
+
+async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
+  const started = await Receiver.start(...args);
+  receivers.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  bench = await openDeliveryBench();
+});
+afterEach(async () => {
+  await clearOutbox(bench);
+  for (const r of receivers.splice(0)) await r.close();
+});
+afterAll(() => bench.close());
+
+describe(`webhook delivery on ${testDatabase()}`, () => {
+  it('delivers a notification whose signatures the official verifier accepts', async () => {
+    const hook = await receiver();
+    const { id: webhookId, secret } = await insertWebhook(bench, { url: hook.url });
+    const note = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench);
+    deliverer.start();
+    try {
+      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'delivered');
+    } finally {
+      await deliverer.stop();
+    }
+    expect(hook.requests).toHaveLength(1);
+    const [request] = hook.requests;
+    expect(request!.body).toBe(note.payload);
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['user-agent']).toBe('Switchyard-Webhooks/1');
+    expect(request!.headers['webhook-id']).toBe(note.id);
+    expect(String(request!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(new Webhook(secret).verify(request!.body, signedHeaders(request!))).toEqual(
+      JSON.parse(note.payload),
+    );
+    const expected = createHmac('sha256', secret).update(note.txid).digest('base64');
+    expect(request!.headers['x-signature']).toBe(expected);
+
+    const row = await notificationRow(bench, note.id);
+    expect(row).toMatchObject({ attempts: 1, response_status: 200, response_body: 'ok', claimed_by: null });
+    expect(row.delivered_at).not.toBeNull();
+    const attempts = await attemptRows(bench, note.id);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ response_status: 200, response_body: 'ok', error: null });
+  });
+
+  it('signs with the previous secret too while it is valid, and not after', async () => {
+    const hook = await receiver();
+    const previous = generateWebhookSecret();
+    const rotating = await insertWebhook(bench, {
+      url: hook.url,
+      previousSecret: previous,
+      previousSecretExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const rotated = await insertWebhook(bench, {
+      url: hook.url,
+      previousSecret: previous,
+      previousSecretExpiresAt: new Date(Date.now() - 1_000).toISOString(),
+    });
+    const during = await insertNotification(bench, { webhookId: rotating.id });
+    const after = await insertNotification(bench, { webhookId: rotated.id });
+    const deliverer = newDeliverer(bench);
+    expect(await deliverer.deliverNow(during.id)).toBe('delivered');
+    expect(await deliverer.deliverNow(after.id)).toBe('delivered');
+    await deliverer.stop();
+
+    const [first, second] = hook.requests;
+    expect(String(first!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(new Webhook(rotating.secret).verify(first!.body, signedHeaders(first!))).toBeTruthy();
+    expect(new Webhook(previous).verify(first!.body, signedHeaders(first!))).toBeTruthy();
+    expect(String(second!.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(new Webhook(rotated.secret).verify(second!.body, signedHeaders(second!))).toBeTruthy();
+    expect(() => new Webhook(previous).verify(second!.body, signedHeaders(second!))).toThrow();
+  });
+
+  it('fails on a 500 and does not resend on its own; a manual retry resends with the same id', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(500).end('x'.repeat(5_000)));
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
+    const note = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench);
+    deliverer.start();
+    try {
+      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'failed');
+      await new Promise((resolve) => setTimeout(resolve, 200)); // ten poll cycles
+      expect(hook.requests).toHaveLength(1);
+      const failed = await notificationRow(bench, note.id);
+      expect(failed).toMatchObject({ attempts: 1, response_status: 500, delivered_at: null });
+      expect(failed.response_body).toHaveLength(1024);
+
+      expect(await retryNotification(bench.store, 'someone-else', note.id)).toBe(false);
+      expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(true);
+      expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(false); // no longer failed
+      await waitFor(async () => (await notificationRow(bench, note.id)).attempts === 2);
+      expect((await notificationRow(bench, note.id)).status).toBe('failed'); // failed again: back on the list
+
+      hook.handle = (_req, res) => res.writeHead(204).end();
+      expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(true);
+      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'delivered');
+    } finally {
+      await deliverer.stop();
+    }
+    expect(hook.requests).toHaveLength(3);
+    expect(new Set(hook.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([note.id]));
+    const attempts = await attemptRows(bench, note.id);
+    expect(attempts.map((a) => a.response_status)).toEqual([500, 500, 204]);
+    expect(attempts.every((a) => a.duration_ms >= 0)).toBe(true);
+  });
+
+  it('deliverNow sends a retried notification at once and reports the outcome', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(503).end('busy'));
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
+    const note = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench);
+    expect(await deliverer.deliverNow(note.id)).toBe('failed');
+    expect(await deliverer.deliverNow(note.id)).toBeNull(); // failed rows wait for a manual retry
+    hook.handle = (_req, res) => res.end('ok');
+    expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(true);
+    expect(await deliverer.deliverNow(note.id)).toBe('delivered');
+    await deliverer.stop();
+    expect(hook.requests).toHaveLength(2);
+  });
+
+  it('with the backoff policy reschedules, honours Retry-After, and resends when due', async () => {
+    let clock = new Date();
+    const hook = await receiver((_req, res) => res.writeHead(503, { 'retry-after': '120' }).end());
+    const plain = await receiver((_req, res) => res.writeHead(502).end());
+    const withRetryAfter = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
+    const withoutRetryAfter = await insertWebhook(bench, { url: plain.url, retryPolicy: 'backoff' });
+    const first = await insertNotification(bench, { webhookId: withRetryAfter.id, nextAttemptAt: clock });
+    const second = await insertNotification(bench, { webhookId: withoutRetryAfter.id, nextAttemptAt: clock });
+    const deliverer = newDeliverer(bench, { now: () => clock });
+    deliverer.start();
+    try {
+      await waitFor(async () => (await notificationRow(bench, first.id)).attempts === 1);
+      await waitFor(async () => (await notificationRow(bench, second.id)).attempts === 1);
+      const rescheduled = await notificationRow(bench, first.id);
+      expect(rescheduled.status).toBe('pending');
+      expect(Date.parse(rescheduled.next_attempt_at) - clock.getTime()).toBe(120_000);
+      const scheduled = await notificationRow(bench, second.id);
+      expect(scheduled.status).toBe('pending');
+      const delay = Date.parse(scheduled.next_attempt_at) - clock.getTime();
+      expect(delay).toBeGreaterThanOrEqual(4_500);
+      expect(delay).toBeLessThanOrEqual(5_500);
+
+      hook.handle = (_req, res) => res.end('ok');
+      clock = new Date(clock.getTime() + 60_000); // past the schedule's 5 s, not past Retry-After
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(hook.requests).toHaveLength(1);
+      expect(plain.requests).toHaveLength(2);
+      clock = new Date(clock.getTime() + 61_000);
+      await waitFor(async () => (await notificationRow(bench, first.id)).status === 'delivered');
+    } finally {
+      await deliverer.stop();
+    }
+    expect(hook.requests).toHaveLength(2);
+    expect(await notificationRow(bench, first.id)).toMatchObject({ attempts: 2, response_status: 200 });
+  });
+
+  it('gives up after the last scheduled attempt', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(500).end());
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
+    const note = await insertNotification(bench, { webhookId });
+    await bench.store.db
+      .updateTable('notifications')
+      .set({ attempts: 7 })
+      .where('id', '=', note.id)
+      .execute();
+    const deliverer = newDeliverer(bench);
+    expect(await deliverer.deliverNow(note.id)).toBe('failed');
+    await deliverer.stop();
+    expect(await notificationRow(bench, note.id)).toMatchObject({ status: 'failed', attempts: 8 });
+  });
+
+  it('disables the webhook on 410 Gone; its later notifications fail without a request', async () => {
+    const hook = await receiver((_req, res) => res.writeHead(410).end('gone'));
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
+    const first = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench);
+    expect(await deliverer.deliverNow(first.id)).toBe('failed');
+    const webhook = await bench.store.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', webhookId)
+      .executeTakeFirstOrThrow();
+    expect(webhook).toMatchObject({
+      is_active: 0,
+      is_invalid: 1,
+      invalid_reason: 'the endpoint answered 410 Gone',
+    });
+    const version = await bench.store.db
+      .selectFrom('watch_versions')
+      .select('version')
+      .where('chain', '=', 'tron')
+      .where('network', '=', 'mainnet')
+      .executeTakeFirstOrThrow();
+    expect(webhook.change_version).toBe(Number(version.version));
+
+    const second = await insertNotification(bench, { webhookId });
+    expect(await deliverer.deliverNow(second.id)).toBe('failed');
+    await deliverer.stop();
+    expect(hook.requests).toHaveLength(1);
+    expect(await notificationRow(bench, second.id)).toMatchObject({ status: 'failed', attempts: 0 });
+  });
+
+  it('fails notifications of a deleted or inactive webhook without sending', async () => {
+    const hook = await receiver();
+    const deleted = await insertWebhook(bench, { url: hook.url, deletedAt: new Date().toISOString() });
+    const inactive = await insertWebhook(bench, { url: hook.url, isActive: false });
+    const a = await insertNotification(bench, { webhookId: deleted.id });
+    const b = await insertNotification(bench, { webhookId: inactive.id });
+    const deliverer = newDeliverer(bench);
+    deliverer.start();
+    try {
+      await waitFor(async () => (await notificationRow(bench, a.id)).status === 'failed');
+      await waitFor(async () => (await notificationRow(bench, b.id)).status === 'failed');
+    } finally {
+      await deliverer.stop();
+    }
+    expect(hook.requests).toHaveLength(0);
+  });
+
+  it('treats a redirect as a failure and does not follow it', async () => {
+    const landing = await receiver();
+    const redirecting = await receiver((_req, res) => res.writeHead(307, { location: landing.url }).end());
+    const { id: webhookId } = await insertWebhook(bench, { url: redirecting.url });
+    const note = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench);
+    expect(await deliverer.deliverNow(note.id)).toBe('failed');
+    await deliverer.stop();
+    expect(redirecting.requests).toHaveLength(1);
+    expect(landing.requests).toHaveLength(0);
+    expect(await notificationRow(bench, note.id)).toMatchObject({ status: 'failed', response_status: 307 });
+  });
+
+  it('records a URL the guard refuses as a failed attempt, without a request', async () => {
+    const hook = await receiver();
+    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
+    const note = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench, { allowlist: [] });
+    expect(await deliverer.deliverNow(note.id)).toBe('failed');
+    await deliverer.stop();
+    expect(hook.requests).toHaveLength(0);
+    const [attempt] = await attemptRows(bench, note.id);
+    expect(attempt!.error).toMatch(/^refused: .*127\.0\.0\.1.*loopback/);
+    expect(attempt!.response_status).toBeNull();
+  });
+
+  it('records a connection error as a failed attempt', async () => {
+    const gone = await Receiver.start();
+    const url = gone.url;
+    await gone.close();
+    const { id: webhookId } = await insertWebhook(bench, { url });
+    const note = await insertNotification(bench, { webhookId });
+    const deliverer = newDeliverer(bench);
+    expect(await deliverer.deliverNow(note.id)).toBe('failed');
+    await deliverer.stop();
+    const [attempt] = await attemptRows(bench, note.id);
+    expect(attempt!.error).toContain('ECONNREFUSED');
+    expect(await notificationRow(bench, note.id)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+});

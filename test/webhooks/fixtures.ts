@@ -1,0 +1,258 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import { loadConfig } from '../../src/config.ts';
+import { MasterKey } from '../../src/custody/master-key.ts';
+import { createLogger } from '../../src/logger.ts';
+import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
+import { OutboxDeliverer, type OutboxDelivererOptions } from '../../src/webhooks/deliverer.ts';
+import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
+
+/** Shared set-up for the deliverer tests: a migrated test database, a master key, one user. */
+export interface DeliveryBench {
+  database: TestDatabase;
+  store: Store;
+  masterKey: MasterKey;
+  userId: string;
+  /** Another connection (pool) to the same database, as a second gateway instance would have. */
+  openAnotherStore(): Promise<Store>;
+  close(): Promise<void>;
+}
+
+export async function openDeliveryBench(): Promise<DeliveryBench> {
+  const database = freshDatabase();
+  const config = loadConfig(database.env);
+  const options = database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema };
+  const store = await openStore(config.databaseUrl, options);
+  await migrateToLatest(store);
+  const masterKey = MasterKey.load(randomBytes(32).toString('base64'), database.dataDir);
+  const userId = randomUUID();
+  const at = new Date().toISOString();
+  await store.db
+    .insertInto('users')
+    .values({ id: userId, email: `${userId}@example.com`, created_at: at })
+    .execute();
+  const others: Store[] = [];
+  return {
+    database,
+    store,
+    masterKey,
+    userId,
+    async openAnotherStore() {
+      const other = await openStore(config.databaseUrl, options);
+      others.push(other);
+      return other;
+    },
+    async close() {
+      for (const other of others) await other.close();
+      await store.close();
+      await database.drop();
+    },
+  };
+}
+
+export function newDeliverer(
+  bench: DeliveryBench,
+  options: Partial<OutboxDelivererOptions> = {},
+): OutboxDeliverer {
+  return new OutboxDeliverer({
+    store: bench.store,
+    masterKey: bench.masterKey,
+    logger: createLogger('silent'),
+    metrics: new Registry(),
+    instanceId: `test-${randomUUID()}`,
+    timeoutMs: 2_000,
+    pollMs: 20,
+    allowlist: ['127.0.0.0/8'],
+    ...options,
+  });
+}
+
+export interface WebhookSeed {
+  url: string;
+  retryPolicy?: 'none' | 'backoff';
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
+  isActive?: boolean;
+  deletedAt?: string;
+}
+
+export async function insertWebhook(
+  bench: DeliveryBench,
+  seed: WebhookSeed,
+): Promise<{ id: string; secret: string }> {
+  const id = randomUUID();
+  const secret = generateWebhookSecret();
+  const at = new Date().toISOString();
+  await bench.store.db
+    .insertInto('webhooks')
+    .values({
+      id,
+      user_id: bench.userId,
+      chain: 'tron',
+      network: 'mainnet',
+      url: seed.url,
+      from_address: null,
+      to_address: 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN',
+      contract_address: null,
+      token_id: null,
+      type: null,
+      confirmations: 0,
+      notify_reverted: 0,
+      retry_policy: seed.retryPolicy ?? 'none',
+      secret_sealed: bench.masterKey.seal(secret, id),
+      previous_secret_sealed:
+        seed.previousSecret === undefined
+          ? null
+          : bench.masterKey.seal(seed.previousSecret, `${id}:previous`),
+      previous_secret_expires_at: seed.previousSecretExpiresAt ?? null,
+      is_active: seed.isActive === false ? 0 : 1,
+      is_invalid: 0,
+      invalid_reason: null,
+      change_version: 1,
+      created_at: at,
+      updated_at: at,
+      deleted_at: seed.deletedAt ?? null,
+    })
+    .execute();
+  return { id, secret };
+}
+
+export interface NotificationSeed {
+  webhookId: string;
+  status?: string;
+  nextAttemptAt?: Date;
+  claimedBy?: string;
+  claimExpiresAt?: Date;
+  blockTime?: Date;
+  userId?: string;
+}
+
+/** A pending notification with a Chaingateway-shaped payload; returns its id, txid and payload. */
+export async function insertNotification(bench: DeliveryBench, seed: NotificationSeed) {
+  const id = randomUUID();
+  const txid = randomBytes(32).toString('hex');
+  // Unicode and spacing on purpose: the signature must cover the stored bytes, not a re-serialisation.
+  const payload = `{"id":"${id}","webhook_id":"${seed.webhookId}","txid":"${txid}","amount":108935, "memo":"café ✓"}`;
+  const at = new Date().toISOString();
+  await bench.store.db
+    .insertInto('notifications')
+    .values({
+      id,
+      webhook_id: seed.webhookId,
+      user_id: seed.userId ?? bench.userId,
+      chain: 'tron',
+      network: 'mainnet',
+      event: 'transfer',
+      txid,
+      log_index: 0,
+      block_number: 65_542_464,
+      block_hash: randomBytes(32).toString('hex'),
+      payload,
+      status: seed.status ?? 'pending',
+      attempts: 0,
+      next_attempt_at: (seed.nextAttemptAt ?? new Date()).toISOString(),
+      claimed_by: seed.claimedBy ?? null,
+      claim_expires_at: seed.claimExpiresAt?.toISOString() ?? null,
+      response_status: null,
+      response_body: null,
+      block_time: (seed.blockTime ?? new Date()).toISOString(),
+      created_at: at,
+      updated_at: at,
+      delivered_at: null,
+    })
+    .execute();
+  return { id, txid, payload };
+}
+
+export async function notificationRow(bench: DeliveryBench, id: string) {
+  return bench.store.db
+    .selectFrom('notifications')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+export async function attemptRows(bench: DeliveryBench, notificationId: string) {
+  return bench.store.db
+    .selectFrom('notification_attempts')
+    .selectAll()
+    .where('notification_id', '=', notificationId)
+    .orderBy('attempted_at')
+    .execute();
+}
+
+/** Empties the outbox so one test's leftovers never reach the next test's deliverer. */
+export async function clearOutbox(bench: DeliveryBench): Promise<void> {
+  await bench.store.db.deleteFrom('notification_attempts').execute();
+  await bench.store.db.deleteFrom('notifications').execute();
+}
+
+export interface ReceivedRequest {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+/** A real HTTP receiver on 127.0.0.1 that records every request; `handle` decides the answer. */
+export class Receiver {
+  readonly requests: ReceivedRequest[] = [];
+  handle: Handler = (_req, res) => res.end('ok');
+  private readonly server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      this.requests.push({ headers: req.headers, body, at: performance.now() });
+      this.handle(req, res, body);
+    });
+  });
+
+  static async start(handle?: Handler): Promise<Receiver> {
+    const receiver = new Receiver();
+    if (handle !== undefined) receiver.handle = handle;
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}/hook`;
+  }
+
+  /** Requests per `webhook-id` header. */
+  countsById(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const request of this.requests) {
+      const id = String(request.headers['webhook-id']);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 5_000, stepMs = 10) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+}
+
+/** The Standard Webhooks headers of a received request, as the verifier wants them. */
+export function signedHeaders(request: ReceivedRequest): Record<string, string> {
+  return {
+    'webhook-id': String(request.headers['webhook-id']),
+    'webhook-timestamp': String(request.headers['webhook-timestamp']),
+    'webhook-signature': String(request.headers['webhook-signature']),
+  };
+}
