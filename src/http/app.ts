@@ -7,9 +7,11 @@ import { instrumentRequests } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { accountRoutes } from './routes/account.ts';
+import { evmRoutes } from './routes/evm.ts';
 import { faucetRoutes } from './routes/faucet.ts';
 import { healthRoutes } from './routes/health.ts';
 import { tronRoutes } from './routes/tron/index.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export const API_VERSION = '2.1.0';
 
@@ -52,6 +54,8 @@ export async function buildApp(
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(tronRoutes, { ctx });
+  await app.register(evmRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx });
   for (const routes of extraRoutes) await app.register(routes, { ctx });
   if (ctx.faucets) await app.register(faucetRoutes, { ctx, faucets: ctx.faucets });
   return app;

@@ -1,6 +1,8 @@
+import { EVM_CHAIN_NAMES, EVM_CHAINS } from '../chains/evm/chains.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import type { NodeEndpointConfig } from '../config.ts';
 import type { Faucet } from '../services/faucets.ts';
+import { evmSandboxDevnet } from './evm-devnet.ts';
 import { startTronSandboxDevnet } from './tron-devnet.ts';
 
 /** Demo tokens a devnet pre-deploys: standard (trc20, erc20 ...) -> symbol -> contract address or id. */
@@ -24,4 +26,7 @@ export type DevnetStarter = (network: Network, dir: string) => Promise<RunningDe
  */
 export const DEVNET_STARTERS: Partial<Record<ChainName, DevnetStarter>> = {
   tron: startTronSandboxDevnet,
+  ...Object.fromEntries(
+    EVM_CHAIN_NAMES.map((chain) => [chain, evmSandboxDevnet(chain, EVM_CHAINS[chain].nativeSymbol)]),
+  ),
 };

@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config
 import { closeContext, createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { createLogger } from '../logger.ts';
+import { startBackgroundRoles } from '../roles.ts';
 import { FaucetDirectory } from '../services/faucets.ts';
 import { DEVNET_STARTERS, type DevnetTokens, type RunningDevnet } from './devnets.ts';
 
@@ -29,11 +30,14 @@ export interface SandboxFile {
 async function startDevnets(dir: string): Promise<RunningDevnet[]> {
   const running: RunningDevnet[] = [];
   try {
-    for (const [chain, start] of Object.entries(DEVNET_STARTERS)) {
-      for (const network of NETWORKS) {
-        running.push(await start(network, path.join(dir, 'devnets', chain, network)));
-      }
-    }
+    // Started side by side: each is its own process or server, and anvil takes a moment to boot.
+    const starts = Object.entries(DEVNET_STARTERS).flatMap(([chain, start]) =>
+      NETWORKS.map((network) => start(network, path.join(dir, 'devnets', chain, network))),
+    );
+    const results = await Promise.allSettled(starts);
+    for (const result of results) if (result.status === 'fulfilled') running.push(result.value);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   } catch (error) {
     await Promise.allSettled(running.map((d) => d.stop()));
     throw error;
@@ -46,6 +50,8 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
     ...process.env,
     SANDBOX_DIR: process.env['SANDBOX_DIR'] || '.sandbox',
     HOST: process.env['HOST'] || '127.0.0.1',
+    // Webhook receivers in the sandbox run on this machine.
+    WEBHOOK_ALLOW_CIDRS: process.env['WEBHOOK_ALLOW_CIDRS'] || '127.0.0.0/8,::1/128',
   };
   const config = loadConfig(env);
   for (const devnet of devnets) {
@@ -90,11 +96,13 @@ export async function startSandbox() {
   const app = await buildApp(ctx);
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = address.replace('://0.0.0.0', '://127.0.0.1');
+  const roles = startBackgroundRoles(ctx);
   const sandbox: SandboxFile = { baseUrl, token: await demoToken(ctx), chains: chainsOf(devnets), logFile };
   writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
 
   const stop = async () => {
     await app.close();
+    await roles.stop();
     await closeContext(ctx);
     await Promise.allSettled(devnets.map((d) => d.stop()));
   };

@@ -14,7 +14,7 @@ import type {
 import type { Network } from '../chains/types.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
-import type { TransactionLog } from './transaction-log.ts';
+import { historyAmount, type TransactionLog } from './transaction-log.ts';
 import { decodeTransfer, decodeTransferLogs, trxText } from './tron-decode.ts';
 import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
@@ -273,7 +273,7 @@ export class TronService {
       userId,
       network,
       body,
-      { type: 'TRX', from: body.from, to: body.to, amount: history(sun, TRX_DECIMALS) },
+      { type: 'TRX', from: body.from, to: body.to, amount: historyAmount(sun, TRX_DECIMALS) },
       (adapter) => adapter.buildTrxTransfer(body.from, body.to, sun),
     );
   }
@@ -298,7 +298,7 @@ export class TronService {
       from: body.from,
       to: body.to,
       contractaddress: body.contractaddress,
-      amount: history(units, decimals),
+      amount: historyAmount(units, decimals),
     };
     return this.send(
       userId,
@@ -328,7 +328,7 @@ export class TronService {
       from: body.from,
       to: body.to,
       contractaddress: body.contractaddress,
-      amount: history(1n, 0),
+      amount: historyAmount(1n, 0),
       tokenid: tokenId.toString(),
     };
     return this.send(
@@ -353,7 +353,7 @@ export class TronService {
       type: 'TRC10',
       from: body.from,
       to: body.to,
-      amount: history(units, info.precision),
+      amount: historyAmount(units, info.precision),
       tokenid: body.tokenId,
     };
     return this.send(userId, network, body, record, (a) =>
@@ -420,7 +420,7 @@ export class TronService {
       type: action.toUpperCase(),
       from: body.address,
       to: body.receiver ?? null,
-      amount: history(sun, TRX_DECIMALS),
+      amount: historyAmount(sun, TRX_DECIMALS),
     };
     const receiver = body.receiver ?? '';
     if ((action === 'delegate' || action === 'undelegate') && !body.receiver) {
@@ -591,11 +591,6 @@ function tokenIdField(raw: unknown): bigint {
   return BigInt(text);
 }
 
-/** Amounts in the history: the asset's units with 12 decimals (more when the asset has more). */
-function history(units: bigint, decimals: number): string {
-  return formatAmount(units, decimals, { fixed: Math.max(12, decimals) });
-}
-
 function estimateOut(estimate: TronResourceEstimate, feeLimitSun: bigint): EstimateOut {
   const trx = (sun: bigint) => formatAmount(sun, TRX_DECIMALS);
   return {
@@ -628,7 +623,7 @@ function summarizeContract(tx: TronTransaction): {
       type: 'TRX',
       from,
       to: address('to_address'),
-      amount: history(BigInt(String(value['amount'])), TRX_DECIMALS),
+      amount: historyAmount(BigInt(String(value['amount'])), TRX_DECIMALS),
     };
   }
   if (contract?.type === 'TransferAssetContract')

@@ -1,0 +1,553 @@
+import { type TObject, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.ts';
+import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../chains/evm/chains.ts';
+import { invalidField } from '../../errors.ts';
+import { EvmService } from '../../services/evm.ts';
+import { sendOk } from '../envelope.ts';
+import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
+import { routeSchema } from '../route-schema.ts';
+
+const Address = Type.String({ pattern: '^(0x)?[0-9a-fA-F]{40}$', description: 'EVM address, any case' });
+const Hash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Transaction hash' });
+const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
+  description: "Amount in the asset's units (ETH, BNB, POL, or the token's decimals)",
+});
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+const Num = Type.Union([Type.String({ maxLength: 40 }), Type.Number()]);
+const SendFields = {
+  password: Type.Optional(Password),
+  privatekey: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 130, description: 'Key of an unsecure address; never stored' }),
+  ),
+  gas: Type.Optional(Num),
+  gasprice: Type.Optional(Num),
+  maxFeePerGas: Type.Optional(Num),
+  maxPriorityFeePerGas: Type.Optional(Num),
+  nonce: Type.Optional(Num),
+  data: Type.Optional(Type.String({ maxLength: 100_000 })),
+};
+const SEND_DOC =
+  "Signed with `password` (your stored address) or `privatekey` (unsecure address). Optional `gas` (units), `gasprice`, `maxFeePerGas`, `maxPriorityFeePerGas` (gwei), `nonce`, `data`; fees default from the node's fee history (EIP-1559 where the chain has it, legacy on BSC). Nonces come from a database lock per address, so concurrent sends all land. Errors: 401 `Wrong password provided`; 422 `insufficient funds for gas * price + value ...`, a revert with its reason. Counts one `transactions` unit.";
+const Txid = Type.Object({ txid: Type.String() });
+const NodeJson = Type.Object({}, { additionalProperties: true });
+const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
+
+const HistoryRecord = Type.Object({
+  id: Type.Integer(),
+  user_id: Type.String(),
+  blockchain: Type.String(),
+  network: Type.String(),
+  type: Type.String(),
+  txid: Nullable(Type.String()),
+  from: Nullable(Type.String()),
+  to: Nullable(Type.String()),
+  contractaddress: Nullable(Type.String()),
+  amount: Nullable(Type.String()),
+  tokenid: Nullable(Type.String()),
+  responseJson: Type.Unknown(),
+  httpStatus: Type.Union([Type.Integer(), Type.Null()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+type Req = FastifyRequest<{
+  Params: Record<string, string>;
+  Body: Record<string, unknown>;
+  Querystring: { page: number };
+}>;
+
+/** Every Ethereum/BSC/Polygon/Arbitrum route of the spec; the chains differ only by config. */
+export async function evmRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const evm = new EvmService({
+    db: ctx.store.db,
+    dialect: ctx.store.dialect,
+    registry: ctx.registry,
+    wallets: ctx.wallets,
+    transactions: ctx.transactions,
+    quotas: ctx.quotas,
+  });
+  for (const chain of EVM_CHAIN_NAMES) registerChain(app, ctx, evm, chain);
+}
+
+function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, chain: EvmChainName) {
+  const base = `/api/v2/${chain}`;
+  const tags = [chain];
+  const { fungible, nft } = EVM_CHAINS[chain].tokenSegments;
+  // BSC names its tokens bep20/bep721 and accepts the erc names too.
+  const fungibleSegments = [...new Set([fungible, 'erc20'])];
+  const nftSegments = [...new Set([nft, 'erc721'])];
+  const route = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    doc: Parameters<typeof routeSchema>[0],
+    handler: (request: Req, reply: FastifyReply) => Promise<unknown>,
+  ) => app.route({ method, url: `${base}${path}`, schema: routeSchema(doc), handler: handler as never });
+  const net = (r: Req) => r.network;
+
+  route(
+    'GET',
+    '/blocks/number',
+    {
+      summary: 'Latest block number',
+      tags,
+      data: Type.Object({ blocknumber: Type.Integer() }),
+      errors: [404, 502, 503],
+    },
+    async (r, reply) => sendOk(reply, await evm.blockNumber(chain, net(r)), 'Latest block number fetched'),
+  );
+  route(
+    'GET',
+    '/blocks/:block',
+    {
+      summary: 'A block by number or hash, as the node returns it',
+      tags,
+      params: Type.Object({ block: Type.String({ pattern: '^([0-9]{1,19}|0x[0-9a-fA-F]{64})$' }) }),
+      data: NodeJson,
+      errors: [404, 502, 503],
+    },
+    async (r, reply) => sendOk(reply, await evm.block(chain, net(r), r.params['block']!), 'Block fetched'),
+  );
+
+  route(
+    'GET',
+    '/transactions',
+    {
+      summary: 'Transactions made through this gateway, failures included, 50 per page',
+      tags,
+      querystring: PageQuery,
+      data: Type.Array(HistoryRecord),
+      successBody: PaginatedEnvelope(HistoryRecord),
+    },
+    async (r, reply) =>
+      sendPage(
+        r,
+        reply,
+        await ctx.transactions.list(r.userId, chain, net(r), r.query.page),
+        'Succesfully parsed transactions',
+      ),
+  );
+
+  const send = (
+    path: string,
+    summary: string,
+    fields: TObject['properties'],
+    run: (r: Req) => Promise<unknown>,
+  ) =>
+    route(
+      'POST',
+      path,
+      {
+        summary,
+        description: SEND_DOC,
+        tags,
+        body: Type.Object({ from: Address, to: Address, ...fields, ...SendFields }),
+        data: Txid,
+        status: 201,
+        errors: [400, 404, 502, 503],
+      },
+      async (r, reply) => sendOk(reply, await run(r), 'Succesfully created transaction', 201),
+    );
+
+  send('/transactions', `Send ${EVM_CHAINS[chain].nativeSymbol}`, { amount: Amount }, (r) =>
+    evm.sendNative(r.userId, chain, net(r), r.body as never),
+  );
+  for (const segment of fungibleSegments) {
+    send(
+      `/transactions/${segment}`,
+      `Send a ${fungible.toUpperCase()} token (amount in the token's units)`,
+      { contractaddress: Address, amount: Amount },
+      (r) => evm.sendToken(r.userId, chain, net(r), r.body as never),
+    );
+  }
+  for (const segment of nftSegments) {
+    send(
+      `/transactions/${segment}`,
+      `Send a ${nft.toUpperCase()} token (safeTransferFrom)`,
+      {
+        contractaddress: Address,
+        tokenId: Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]),
+      },
+      (r) => evm.sendNft(r.userId, chain, net(r), r.body as never),
+    );
+  }
+
+  route(
+    'POST',
+    '/transactions/build',
+    {
+      summary:
+        'An unsigned transaction (native, token with contractaddress, NFT with contractaddress + tokenId) to sign yourself; nothing is sent',
+      tags,
+      body: Type.Object({
+        from: Address,
+        to: Address,
+        amount: Type.Optional(Amount),
+        contractaddress: Type.Optional(Address),
+        tokenId: Type.Optional(
+          Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]),
+        ),
+        gas: Type.Optional(Num),
+        gasprice: Type.Optional(Num),
+        maxFeePerGas: Type.Optional(Num),
+        maxPriorityFeePerGas: Type.Optional(Num),
+        nonce: Type.Optional(Num),
+        data: Type.Optional(Type.String({ maxLength: 100_000 })),
+      }),
+      data: Type.Object({ tx: NodeJson, unsigned: Type.String() }),
+      errors: [400, 404, 502, 503],
+    },
+    async (r, reply) => sendOk(reply, await evm.build(chain, net(r), r.body as never), 'Transaction built'),
+  );
+
+  route(
+    'POST',
+    '/transactions/broadcast',
+    {
+      summary: 'Broadcast a transaction you signed',
+      description: 'Counts one `transactions` unit when the node accepts it.',
+      tags,
+      body: Type.Object({ rawtx: Type.String({ pattern: '^0x([0-9a-fA-F]{2})+$', maxLength: 300_000 }) }),
+      data: Txid,
+      status: 201,
+      errors: [404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.broadcast(r.userId, chain, net(r), String(r.body['rawtx'])),
+        'Succesfully created transaction',
+        201,
+      ),
+  );
+
+  const byHash = Type.Object({ txid: Hash });
+  route(
+    'GET',
+    '/transactions/:txid',
+    {
+      summary: 'A transaction: node fields in decimal, gas prices in gwei, the amount moved',
+      tags,
+      params: byHash,
+      data: Type.Object({ transaction: NodeJson }),
+      errors: [404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.transaction(chain, net(r), r.params['txid']!),
+        'Succesfully parsed transaction',
+      ),
+  );
+  route(
+    'GET',
+    '/transactions/:txid/decoded',
+    {
+      summary: 'Decoded: from, to, amount, block, confirmations, status',
+      tags,
+      params: byHash,
+      data: Type.Object({ transaction: NodeJson }),
+      errors: [404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.decodedTransaction(chain, net(r), r.params['txid']!),
+        'Succesfully parsed transaction',
+      ),
+  );
+  route(
+    'GET',
+    '/transactions/:txid/receipt',
+    {
+      summary: 'The receipt as the node returns it',
+      tags,
+      params: byHash,
+      data: Type.Object({ transaction: NodeJson }),
+      errors: [404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.receipt(chain, net(r), r.params['txid']!, false),
+        'Succesfully parsed transaction receipt',
+      ),
+  );
+  route(
+    'GET',
+    '/transactions/:txid/receipt/decoded',
+    {
+      summary: 'The receipt decoded: status, gas, fee',
+      tags,
+      params: byHash,
+      data: NodeJson,
+      errors: [404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.receipt(chain, net(r), r.params['txid']!, true),
+        'Succesfully parsed transaction receipt',
+      ),
+  );
+
+  const AddressParams = Type.Object({ address: Address });
+  route(
+    'GET',
+    '/addresses',
+    { summary: 'Your addresses on this network', tags, data: Type.Array(NodeJson) },
+    async (r, reply) => sendOk(reply, await evm.listAddresses(r.userId, chain, net(r)), 'Addresses fetched'),
+  );
+  route(
+    'POST',
+    '/addresses',
+    {
+      summary: 'Create an address (without password: unsecure, its private key returned once and not kept)',
+      tags,
+      body: Type.Optional(Type.Object({ password: Type.Optional(Password) })),
+      data: Type.Array(
+        Type.Object({
+          address: Type.String(),
+          publicKey: Type.String(),
+          privateKey: Type.Optional(Type.String()),
+        }),
+      ),
+      status: 201,
+      errors: [404],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.createAddress(r.userId, chain, net(r), r.body?.['password'] as string | undefined),
+        'Address created',
+        201,
+      ),
+  );
+  route(
+    'POST',
+    '/addresses/import',
+    {
+      summary:
+        'Import a keystore v3 (`content`, `filename`, `password`; scrypt or pbkdf2) or a `privatekey` (optional `password`)',
+      tags,
+      body: Type.Object({
+        content: Type.Optional(
+          Type.Union([Type.String({ maxLength: 16_384 }), Type.Object({}, { additionalProperties: true })]),
+        ),
+        filename: Type.Optional(Type.String({ maxLength: 200 })),
+        password: Type.Optional(Password),
+        privatekey: Type.Optional(Type.String({ maxLength: 130 })),
+      }),
+      data: NodeJson,
+      status: 201,
+      errors: [404],
+    },
+    async (r, reply) => {
+      const body = r.body;
+      if (body['privatekey'] !== undefined) {
+        return sendOk(
+          reply,
+          await evm.importPrivateKey(
+            r.userId,
+            chain,
+            net(r),
+            String(body['privatekey']),
+            body['password'] as string | undefined,
+          ),
+          'Address imported',
+          201,
+        );
+      }
+      if (body['content'] === undefined || body['password'] === undefined) {
+        throw invalidField('content', 'Send content + filename + password (keystore) or privatekey.');
+      }
+      return sendOk(
+        reply,
+        await evm.importKeystore(
+          r.userId,
+          chain,
+          net(r),
+          body['content'],
+          String(body['filename'] ?? ''),
+          String(body['password']),
+        ),
+        'Address imported',
+        201,
+      );
+    },
+  );
+  for (const method of ['PUT', 'PATCH'] as const) {
+    route(
+      method,
+      '/addresses/:address',
+      {
+        summary: 'Change the password of a stored address (the spec\'s "UPDATE")',
+        tags,
+        params: AddressParams,
+        body: Type.Object({ old_password: Password, new_password: Password }),
+        data: Type.Array(Type.Never()),
+        errors: [404],
+      },
+      async (r, reply) => {
+        await evm.changePassword(
+          r.userId,
+          chain,
+          net(r),
+          r.params['address']!,
+          String(r.body['old_password']),
+          String(r.body['new_password']),
+        );
+        return sendOk(reply, [], 'Password changed');
+      },
+    );
+  }
+  route(
+    'DELETE',
+    '/addresses/:address',
+    {
+      summary: 'Forget an address and its key',
+      tags,
+      params: AddressParams,
+      data: Type.Array(Type.Never()),
+      errors: [404],
+    },
+    async (r, reply) => {
+      await evm.deleteAddress(r.userId, chain, net(r), r.params['address']!);
+      return sendOk(reply, [], 'Address deleted');
+    },
+  );
+  route(
+    'POST',
+    '/addresses/export/:address',
+    {
+      summary: 'Export as a Web3 Secret Storage v3 keystore (scrypt), encrypted with the password',
+      tags,
+      params: AddressParams,
+      body: Type.Object({ password: Password }),
+      data: Type.Object({ filename: Type.String(), content: NodeJson }),
+      errors: [404],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.exportKeystore(r.userId, chain, net(r), r.params['address']!, String(r.body['password'])),
+        'Address exported',
+      ),
+  );
+  route(
+    'POST',
+    '/addresses/export/:address/privatekey',
+    {
+      summary: 'Export the private key',
+      tags,
+      params: AddressParams,
+      body: Type.Object({ password: Password }),
+      data: Type.Object({ private_key: Type.String() }),
+      errors: [404],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.exportPrivateKey(r.userId, chain, net(r), r.params['address']!, String(r.body['password'])),
+        'Private key exported',
+      ),
+  );
+
+  route(
+    'GET',
+    '/balances/:address',
+    {
+      summary: "Native balance, a decimal string in the coin's units",
+      tags,
+      params: AddressParams,
+      data: Type.String(),
+      errors: [404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(reply, await evm.balance(chain, net(r), r.params['address']!), 'Balance fetched'),
+  );
+  for (const segment of fungibleSegments) {
+    route(
+      'GET',
+      `/balances/:address/${segment}/:contract`,
+      {
+        summary: "Token balance, a decimal string in the token's units",
+        tags,
+        params: Type.Object({ address: Address, contract: Address }),
+        data: Type.String(),
+        errors: [400, 404, 502, 503],
+      },
+      async (r, reply) =>
+        sendOk(
+          reply,
+          await evm.tokenBalance(chain, net(r), r.params['address']!, r.params['contract']!),
+          'Balance fetched',
+        ),
+    );
+    route(
+      'GET',
+      `/${segment}/:contract`,
+      {
+        summary: 'Token contract information',
+        tags,
+        params: Type.Object({ contract: Address }),
+        data: Type.Object({
+          address: Type.String(),
+          symbol: Type.String(),
+          name: Type.String(),
+          decimals: Type.Integer(),
+          totalSupply: Type.String(),
+        }),
+        errors: [400, 404, 502, 503],
+      },
+      async (r, reply) =>
+        sendOk(reply, await evm.tokenInfo(chain, net(r), r.params['contract']!), 'Contract fetched'),
+    );
+  }
+  route(
+    'GET',
+    '/gasprice',
+    {
+      summary: 'Gas price in gwei',
+      tags,
+      data: Type.Object({ gasPrice: Type.String() }),
+      errors: [404, 502, 503],
+    },
+    async (r, reply) => sendOk(reply, await evm.gasPrice(chain, net(r)), 'Gas price fetched'),
+  );
+  const NftParams = Type.Object({ contract: Address, tokenId: Type.String({ pattern: '^[0-9]{1,78}$' }) });
+  route(
+    'GET',
+    '/nfts/:contract/owner/:tokenId',
+    {
+      summary: 'Owner of an NFT',
+      tags,
+      params: NftParams,
+      data: Type.Object({ owner: Type.String() }),
+      errors: [400, 404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.nftOwner(chain, net(r), r.params['contract']!, r.params['tokenId']!),
+        'Owner fetched',
+      ),
+  );
+  route(
+    'GET',
+    '/nfts/:contract/uri/:tokenId',
+    {
+      summary: 'Metadata URI of an NFT',
+      tags,
+      params: NftParams,
+      data: Type.Object({ uri: Type.String() }),
+      errors: [400, 404, 502, 503],
+    },
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await evm.nftUri(chain, net(r), r.params['contract']!, r.params['tokenId']!),
+        'URI fetched',
+      ),
+  );
+}

@@ -1,0 +1,74 @@
+import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
+import { formatAmount, parseAmount } from '../chains/amount.ts';
+import type { EvmChainName } from '../chains/evm/chains.ts';
+import { checksumAddress, isEvmAddress } from '../chains/evm/keys.ts';
+import type { Network } from '../chains/types.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import type { Faucet, FaucetRequest, FaucetResult } from '../services/faucets.ts';
+import type { DevnetStarter, RunningDevnet } from './devnets.ts';
+
+/** The devnet's USDT has 6 decimals, like mainnet USDT. */
+const USDT_DECIMALS = 6;
+
+/** Native coin or the demo tokens, from anvil's dev account, mined at once. */
+class EvmDevnetFaucet implements Faucet {
+  constructor(
+    private readonly devnet: EvmDevnet,
+    private readonly symbol: string,
+  ) {}
+
+  async fund(request: FaucetRequest): Promise<FaucetResult> {
+    if (!isEvmAddress(request.address))
+      throw invalidField('address', 'The address field must be an address.');
+    const address = checksumAddress(request.address);
+    const amount = (decimals: number) => {
+      try {
+        return parseAmount(request.amount, decimals);
+      } catch (error) {
+        throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
+      }
+    };
+    const contract = request.contractaddress?.toLowerCase();
+    const { erc20, erc721 } = this.devnet.tokens;
+    if (contract === undefined || contract === '') {
+      const wei = amount(18);
+      const txid = await this.devnet.faucetNative(address, wei);
+      return { address, amount: formatAmount(wei, 18), symbol: this.symbol, contractaddress: null, txid };
+    }
+    if (contract === erc20.USDT.toLowerCase()) {
+      const units = amount(USDT_DECIMALS);
+      const txid = await this.devnet.faucetErc20(erc20.USDT, address, units);
+      return {
+        address,
+        amount: formatAmount(units, USDT_DECIMALS),
+        symbol: 'USDT',
+        contractaddress: erc20.USDT,
+        txid,
+      };
+    }
+    if (contract === erc721.NFT.toLowerCase()) {
+      const tokenId = await this.devnet.faucetErc721(erc721.NFT, address);
+      return { address, amount: '1', symbol: `NFT #${tokenId}`, contractaddress: erc721.NFT, txid: null };
+    }
+    throw new ApiError(422, 'The faucet sends the native coin or the demo tokens listed in sandbox.json', [
+      { field: 'contractaddress', message: 'Not a demo token of this devnet.' },
+    ]);
+  }
+}
+
+/** A real anvil node for one EVM chain and network, with its real chain id and the demo tokens. */
+export function evmSandboxDevnet(chain: EvmChainName, symbol: string): DevnetStarter {
+  return async (network: Network): Promise<RunningDevnet> => {
+    const devnet = await startEvmDevnet({ chain, network });
+    return {
+      chain,
+      network,
+      endpoints: [{ url: devnet.url, headers: {} }],
+      tokens: Object.fromEntries(
+        Object.entries(devnet.tokens).map(([standard, tokens]) => [standard, { ...tokens }]),
+      ),
+      faucet: new EvmDevnetFaucet(devnet, symbol),
+      stop: () => devnet.close(),
+    };
+  };
+}

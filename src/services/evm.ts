@@ -1,0 +1,629 @@
+import type { Kysely } from 'kysely';
+import type { QuotaService } from '../accounts/quotas.ts';
+import { formatAmount, parseAmount } from '../chains/amount.ts';
+import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
+import { EvmContractError } from '../chains/evm/errors.ts';
+import { checksumAddress, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from '../chains/evm/keys.ts';
+import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
+import { NonceManager } from '../chains/evm/nonce-manager.ts';
+import { type UnsignedEvmTransaction, withTransactionNonce } from '../chains/evm/transactions.ts';
+import type { ChainRegistry } from '../chains/registry.ts';
+import type { ChainName, Network } from '../chains/types.ts';
+import { WrongPasswordError } from '../custody/key-vault.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import type { Database } from '../store/schema.ts';
+import type { Dialect } from '../store/store.ts';
+import { historyAmount, type TransactionLog } from './transaction-log.ts';
+import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
+
+export const evmKeyCodec: KeyCodec = {
+  generate: generateEvmKey,
+  fromPrivateKey: evmKeyFromPrivate,
+  normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
+};
+
+export interface EvmDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  registry: ChainRegistry;
+  wallets: WalletService;
+  transactions: TransactionLog;
+  quotas: QuotaService;
+}
+
+/** The optional fields every EVM send accepts; gas prices in gwei (as `gasprice` answers), gas in units. */
+export interface EvmSendOptions {
+  gas?: unknown;
+  gasprice?: unknown;
+  maxFeePerGas?: unknown;
+  maxPriorityFeePerGas?: unknown;
+  nonce?: unknown;
+  data?: unknown;
+}
+
+type Send = SigningProof & EvmSendOptions & { from: string; to: string };
+
+const WEI_DECIMALS = 18;
+const GWEI_DECIMALS = 9;
+
+/** The EVM use cases behind the routes of ethereum, bsc, polygon and arbitrum. */
+export class EvmService {
+  private readonly nonces: NonceManager;
+
+  constructor(private readonly deps: EvmDeps) {
+    this.nonces = new NonceManager(deps.db, deps.dialect);
+  }
+
+  adapter(chain: ChainName, network: Network): EvmAdapter {
+    return this.deps.registry.get<EvmAdapter>(chain, network);
+  }
+
+  private scope(userId: string, chain: ChainName, network: Network) {
+    return { userId, chain, network, codec: evmKeyCodec };
+  }
+
+  // --- addresses -------------------------------------------------------------------------------
+
+  async createAddress(userId: string, chain: ChainName, network: Network, password?: string) {
+    this.adapter(chain, network);
+    const pair = await this.deps.wallets.create(this.scope(userId, chain, network), password);
+    return [
+      {
+        address: pair.address,
+        publicKey: pair.publicKey,
+        ...(password === undefined ? { privateKey: `0x${pair.privateKey}` } : {}),
+      },
+    ];
+  }
+
+  async importPrivateKey(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    privateKey: string,
+    password?: string,
+  ) {
+    this.adapter(chain, network);
+    const pair = await this.deps.wallets.import(this.scope(userId, chain, network), privateKey, password);
+    return { address: pair.address, publicKey: pair.publicKey };
+  }
+
+  /** A keystore v3 file (scrypt or pbkdf2) opened with its password, which then protects the stored key. */
+  async importKeystore(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    content: unknown,
+    filename: string,
+    password: string,
+  ) {
+    this.adapter(chain, network);
+    let parsed: unknown = content;
+    if (typeof content === 'string') {
+      try {
+        parsed = JSON.parse(content);
+      } catch {
+        throw invalidField('content', 'The content field must be a keystore v3 JSON document.');
+      }
+    }
+    let pair: Awaited<ReturnType<typeof importKeystore>>;
+    try {
+      pair = await importKeystore(parsed, password);
+    } catch (error) {
+      if (error instanceof WrongPasswordError) throw new ApiError(401, 'Wrong password provided');
+      throw error;
+    }
+    await this.deps.wallets.import(this.scope(userId, chain, network), pair.privateKey, password);
+    return { filename, content: parsed, address: pair.address };
+  }
+
+  async listAddresses(userId: string, chain: ChainName, network: Network) {
+    const rows = await this.deps.wallets.list({ userId, chain, network });
+    return rows.map((r) => ({
+      address: r.address,
+      publicKey: r.publicKey,
+      secured: r.secured,
+      created_at: r.createdAt,
+    }));
+  }
+
+  async deleteAddress(userId: string, chain: ChainName, network: Network, address: string) {
+    if (!(await this.deps.wallets.remove(this.scope(userId, chain, network), address))) {
+      throw new ApiError(404, 'Address not found');
+    }
+  }
+
+  async changePassword(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    address: string,
+    oldPassword: string,
+    newPassword: string,
+  ) {
+    await wrongPassword(() =>
+      this.deps.wallets.changePassword(this.scope(userId, chain, network), address, oldPassword, newPassword),
+    );
+  }
+
+  async exportKeystore(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    address: string,
+    password: string,
+  ) {
+    const key = await wrongPassword(() =>
+      this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
+    );
+    return exportKeystore(key, password);
+  }
+
+  async exportPrivateKey(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    address: string,
+    password: string,
+  ) {
+    const key = await wrongPassword(() =>
+      this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
+    );
+    return { private_key: `0x${key}` };
+  }
+
+  // --- reads -----------------------------------------------------------------------------------
+
+  async blockNumber(chain: ChainName, network: Network) {
+    return { blocknumber: Number(await this.adapter(chain, network).getBlockNumber()) };
+  }
+
+  async block(chain: ChainName, network: Network, id: string) {
+    const block = await this.adapter(chain, network).getBlock(/^\d+$/.test(id) ? BigInt(id) : id);
+    if (block === null) throw new ApiError(404, 'Block not found');
+    return block;
+  }
+
+  /** The spec's transaction view: the node's fields in decimal, `gasPrice` in gwei, the amount moved. */
+  async transaction(chain: ChainName, network: Network, hash: string) {
+    const adapter = this.adapter(chain, network);
+    const tx = await adapter.getTransaction(hash);
+    if (tx === null) throw new ApiError(422, 'transaction not found');
+    const transfer = await this.decodeTransfer(adapter, tx);
+    const dec = (key: string) =>
+      tx[key] === undefined || tx[key] === null ? null : BigInt(String(tx[key])).toString();
+    const gwei = (key: string) =>
+      tx[key] === undefined || tx[key] === null
+        ? null
+        : formatAmount(BigInt(String(tx[key])), GWEI_DECIMALS, { fixed: 10 });
+    return {
+      transaction: {
+        blockHash: (tx['blockHash'] as string | null) ?? null,
+        blockNumber: dec('blockNumber'),
+        from: String(tx['from']).toLowerCase(),
+        gas: dec('gas'),
+        gasPrice: gwei('gasPrice'),
+        hash: String(tx['hash']),
+        nonce: dec('nonce'),
+        to: tx['to'] === null ? null : String(tx['to']).toLowerCase(),
+        transactionIndex: dec('transactionIndex'),
+        maxFeePerGas: gwei('maxFeePerGas'),
+        maxPriorityFeePerGas: gwei('maxPriorityFeePerGas'),
+        amount: transfer.amount,
+        contractaddress: transfer.contractaddress,
+        type: transfer.type,
+      },
+    };
+  }
+
+  async decodedTransaction(chain: ChainName, network: Network, hash: string) {
+    const adapter = this.adapter(chain, network);
+    const tx = await adapter.getTransaction(hash);
+    if (tx === null) throw new ApiError(422, 'transaction not found');
+    const [receipt, head] = await Promise.all([adapter.getReceipt(hash), adapter.getBlockNumber()]);
+    const transfer = await this.decodeTransfer(adapter, tx);
+    const blocknumber = tx['blockNumber'] ? Number(BigInt(String(tx['blockNumber']))) : null;
+    return {
+      transaction: {
+        txid: String(tx['hash']),
+        from: transfer.from,
+        to: transfer.to,
+        amount: transfer.amount,
+        contractaddress: transfer.contractaddress,
+        tokenid: transfer.tokenid,
+        blocknumber,
+        confirmations: blocknumber === null ? 0 : Math.max(0, Number(head) - blocknumber + 1),
+        status: receipt === null ? 'PENDING' : receipt['status'] === '0x1' ? 'SUCCESS' : 'FAILED',
+        type: transfer.type,
+      },
+    };
+  }
+
+  async receipt(chain: ChainName, network: Network, hash: string, decoded: boolean) {
+    const adapter = this.adapter(chain, network);
+    const receipt = await adapter.getReceipt(hash);
+    if (receipt === null) throw new ApiError(422, 'transaction not found');
+    if (!decoded) return { transaction: receipt };
+    const num = (key: string) => BigInt(String(receipt[key] ?? 0));
+    const fee = num('gasUsed') * num('effectiveGasPrice');
+    return {
+      txid: String(receipt['transactionHash']),
+      status: receipt['status'] === '0x1' ? 'SUCCESS' : 'FAILED',
+      blocknumber: Number(num('blockNumber')),
+      from: String(receipt['from']).toLowerCase(),
+      to: receipt['to'] === null ? null : String(receipt['to']).toLowerCase(),
+      gasUsed: num('gasUsed').toString(),
+      effectiveGasPrice: formatAmount(num('effectiveGasPrice'), GWEI_DECIMALS),
+      fee: formatAmount(fee, WEI_DECIMALS),
+      contractaddress:
+        typeof receipt['contractAddress'] === 'string' ? receipt['contractAddress'].toLowerCase() : null,
+      logs: ((receipt['logs'] as RpcObject[] | undefined) ?? []).length,
+    };
+  }
+
+  async balance(chain: ChainName, network: Network, address: string) {
+    const adapter = this.adapter(chain, network);
+    return formatAmount(await adapter.getBalance(address), WEI_DECIMALS, { fixed: WEI_DECIMALS });
+  }
+
+  async tokenBalance(chain: ChainName, network: Network, address: string, contract: string) {
+    const { balance, decimals } = await contractRead(() =>
+      this.adapter(chain, network).getErc20Balance(address, contract),
+    );
+    return formatAmount(balance, decimals, { fixed: decimals });
+  }
+
+  async tokenInfo(chain: ChainName, network: Network, contract: string) {
+    const info = await contractRead(() => this.adapter(chain, network).getErc20Info(contract));
+    return {
+      address: info.address,
+      symbol: info.symbol,
+      name: info.name,
+      decimals: info.decimals,
+      totalSupply: info.totalSupply.toString(),
+    };
+  }
+
+  async gasPrice(chain: ChainName, network: Network) {
+    const wei = await this.adapter(chain, network).getGasPrice();
+    return { gasPrice: formatAmount(wei, GWEI_DECIMALS) };
+  }
+
+  async nftOwner(chain: ChainName, network: Network, contract: string, tokenId: string) {
+    return {
+      owner: await contractRead(() => this.adapter(chain, network).nftOwner(contract, tokenIdOf(tokenId))),
+    };
+  }
+
+  async nftUri(chain: ChainName, network: Network, contract: string, tokenId: string) {
+    return {
+      uri: await contractRead(() => this.adapter(chain, network).nftUri(contract, tokenIdOf(tokenId))),
+    };
+  }
+
+  // --- sends -----------------------------------------------------------------------------------
+
+  async sendNative(userId: string, chain: ChainName, network: Network, body: Send & { amount: unknown }) {
+    const wei = amountOf(body.amount, WEI_DECIMALS);
+    const record = {
+      type: 'default',
+      contractaddress: null,
+      tokenid: null,
+      amount: historyAmount(wei, WEI_DECIMALS),
+    };
+    return this.send(userId, chain, network, body, record, (a, o) =>
+      a.buildTransfer(body.from, body.to, wei, o),
+    );
+  }
+
+  async sendToken(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    body: Send & { amount: unknown; contractaddress: string },
+  ) {
+    const adapter = this.adapter(chain, network);
+    const decimals = await contractRead(() => adapter.getErc20Decimals(body.contractaddress));
+    const units = amountOf(body.amount, decimals);
+    const record = {
+      type: 'ERC20',
+      contractaddress: body.contractaddress.toLowerCase(),
+      tokenid: null,
+      amount: historyAmount(units, decimals),
+    };
+    return this.send(userId, chain, network, body, record, (a, o) =>
+      a.buildErc20Transfer(body.from, body.to, body.contractaddress, units, o),
+    );
+  }
+
+  async sendNft(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    body: Send & { contractaddress: string; tokenId: unknown },
+  ) {
+    const tokenId = tokenIdOf(body.tokenId);
+    const record = {
+      type: 'ERC721',
+      contractaddress: body.contractaddress.toLowerCase(),
+      tokenid: tokenId.toString(),
+      amount: historyAmount(1n, 0),
+    };
+    return this.send(userId, chain, network, body, record, (a, o) =>
+      a.buildErc721Transfer(body.from, body.to, body.contractaddress, tokenId, o),
+    );
+  }
+
+  /** An unsigned transaction to sign elsewhere; nothing is sent or stored. */
+  async build(
+    chain: ChainName,
+    network: Network,
+    body: EvmSendOptions & {
+      from: string;
+      to: string;
+      amount?: unknown;
+      contractaddress?: string;
+      tokenId?: unknown;
+    },
+  ) {
+    const adapter = this.adapter(chain, network);
+    const overrides = overridesOf(body);
+    let tx: UnsignedEvmTransaction;
+    if (body.contractaddress && body.tokenId !== undefined && body.tokenId !== '') {
+      tx = await adapter.buildErc721Transfer(
+        body.from,
+        body.to,
+        body.contractaddress,
+        tokenIdOf(body.tokenId),
+        overrides,
+      );
+    } else if (body.contractaddress) {
+      const decimals = await contractRead(() => adapter.getErc20Decimals(body.contractaddress!));
+      tx = await adapter.buildErc20Transfer(
+        body.from,
+        body.to,
+        body.contractaddress,
+        amountOf(body.amount, decimals),
+        overrides,
+      );
+    } else {
+      tx = await adapter.buildTransfer(body.from, body.to, amountOf(body.amount, WEI_DECIMALS), overrides);
+    }
+    const { serialized, ...fields } = tx;
+    return { tx: jsonSafe(fields), unsigned: serialized };
+  }
+
+  async broadcast(userId: string, chain: ChainName, network: Network, rawtx: string) {
+    const adapter = this.adapter(chain, network);
+    return this.deps.quotas.withTransactionQuota(userId, async () => {
+      try {
+        const txid = await adapter.broadcast(rawtx);
+        await this.deps.transactions.record({
+          userId,
+          chain,
+          network,
+          type: 'raw',
+          txid,
+          from: null,
+          to: null,
+          amount: null,
+          response: { txid },
+          httpStatus: 201,
+        });
+        return { txid };
+      } catch (error) {
+        await this.recordFailure(
+          userId,
+          chain,
+          network,
+          { type: 'raw', from: null, to: null, amount: null },
+          error,
+        );
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Prove the key, then (with one transactions unit reserved) take the next nonce for `from` under the
+   * database lock, sign with it and broadcast; every outcome is recorded in the history.
+   */
+  private async send(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    body: Send,
+    record: { type: string; contractaddress: string | null; tokenid: string | null; amount: string },
+    build: (
+      adapter: EvmAdapter,
+      overrides: ReturnType<typeof overridesOf>,
+    ) => Promise<UnsignedEvmTransaction>,
+  ) {
+    const adapter = this.adapter(chain, network);
+    if (!isEvmAddress(body.from)) throw invalidField('from', 'The from field must be an address.');
+    if (!isEvmAddress(body.to)) throw invalidField('to', 'The to field must be an address.');
+    const key = await this.signingKey(userId, chain, network, body);
+    const overrides = overridesOf(body);
+    const entry = { ...record, from: checksumAddress(body.from), to: checksumAddress(body.to) };
+    return this.deps.quotas.withTransactionQuota(userId, async () => {
+      try {
+        const tx = await build(adapter, overrides);
+        let txid: string;
+        if (overrides.nonce !== undefined) {
+          txid = await adapter.broadcast((await adapter.sign(tx, key)).raw);
+        } else {
+          const sent = await this.nonces.send(
+            { chain, network, address: tx.from },
+            adapter,
+            async (nonce) => (await adapter.sign(withTransactionNonce(tx, nonce), key)).raw,
+          );
+          txid = sent.hash;
+        }
+        await this.deps.transactions.record({
+          userId,
+          chain,
+          network,
+          ...entry,
+          txid,
+          response: { txid },
+          httpStatus: 201,
+        });
+        return { txid };
+      } catch (error) {
+        await this.recordFailure(userId, chain, network, entry, error);
+        throw error;
+      }
+    });
+  }
+
+  private async signingKey(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    proof: SigningProof & { from: string },
+  ) {
+    try {
+      return await this.deps.wallets.signingKey(this.scope(userId, chain, network), proof.from, proof);
+    } catch (error) {
+      if (error instanceof WrongPasswordError) throw new ApiError(401, 'Wrong password provided');
+      if (error instanceof KeyMismatchError)
+        throw new ApiError(422, `The private key does not belong to ${checksumAddress(proof.from)}`);
+      throw error;
+    }
+  }
+
+  private async recordFailure(
+    userId: string,
+    chain: ChainName,
+    network: Network,
+    entry: {
+      type: string;
+      from: string | null;
+      to: string | null;
+      amount: string | null;
+      contractaddress?: string | null;
+      tokenid?: string | null;
+    },
+    error: unknown,
+  ) {
+    if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401) return;
+    await this.deps.transactions.record({
+      userId,
+      chain,
+      network,
+      ...entry,
+      txid: null,
+      response: { error: error.message },
+      httpStatus: error.status,
+    });
+  }
+
+  private async decodeTransfer(adapter: EvmAdapter, tx: RpcObject) {
+    const input = String(tx['input'] ?? '0x').toLowerCase();
+    const from = String(tx['from']).toLowerCase();
+    const to = tx['to'] ? String(tx['to']).toLowerCase() : null;
+    const word = (i: number) => input.slice(10 + i * 64, 10 + (i + 1) * 64);
+    if (to && input.startsWith('0xa9059cbb') && input.length >= 138) {
+      const decimals = await adapter.getErc20Decimals(to).catch(() => 0);
+      const units = BigInt(`0x${word(1)}`);
+      return {
+        type: 'ERC20',
+        from,
+        to: `0x${word(0).slice(24)}`,
+        amount: formatAmount(units, decimals, { fixed: decimals }),
+        contractaddress: to,
+        tokenid: null,
+      };
+    }
+    if (to && (input.startsWith('0x42842e0e') || input.startsWith('0x23b872dd')) && input.length >= 202) {
+      return {
+        type: 'ERC721',
+        from: `0x${word(0).slice(24)}`,
+        to: `0x${word(1).slice(24)}`,
+        amount: '1',
+        contractaddress: to,
+        tokenid: BigInt(`0x${word(2)}`).toString(),
+      };
+    }
+    const value = BigInt(String(tx['value'] ?? '0x0'));
+    return {
+      type: adapter.nativeSymbol,
+      from,
+      to,
+      amount: formatAmount(value, WEI_DECIMALS, { fixed: WEI_DECIMALS }),
+      contractaddress: null,
+      tokenid: null,
+    };
+  }
+}
+
+async function wrongPassword<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
+  }
+}
+
+/** Contract reads answer 400 when the address is not the contract the route needs. */
+async function contractRead<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof EvmContractError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
+
+function amountOf(raw: unknown, decimals: number): bigint {
+  try {
+    return parseAmount(raw, decimals);
+  } catch (error) {
+    throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
+  }
+}
+
+function tokenIdOf(raw: unknown): bigint {
+  const text = String(raw ?? '').trim();
+  if (!/^\d{1,78}$/.test(text)) throw invalidField('tokenId', 'The tokenId field must be a whole number.');
+  return BigInt(text);
+}
+
+/** Caller overrides: gas in units, prices in gwei (decimal), nonce, data hex. */
+function overridesOf(body: EvmSendOptions) {
+  const gwei = (field: keyof EvmSendOptions) => {
+    const value = body[field];
+    if (value === undefined || value === null || value === '') return undefined;
+    try {
+      return parseAmount(value, GWEI_DECIMALS);
+    } catch (error) {
+      throw invalidField(field, `The ${field} field (gwei) is invalid: ${(error as Error).message}.`);
+    }
+  };
+  const whole = (field: keyof EvmSendOptions) => {
+    const value = body[field];
+    if (value === undefined || value === null || value === '') return undefined;
+    if (!/^\d{1,20}$/.test(String(value)))
+      throw invalidField(field, `The ${field} field must be a whole number.`);
+    return BigInt(String(value));
+  };
+  const data =
+    body.data === undefined || body.data === null || body.data === '' ? undefined : String(body.data);
+  if (data !== undefined && !/^0x([0-9a-fA-F]{2})*$/.test(data))
+    throw invalidField('data', 'The data field must be 0x-prefixed hex.');
+  return {
+    gas: whole('gas'),
+    nonce: whole('nonce'),
+    gasprice: gwei('gasprice'),
+    maxFeePerGas: gwei('maxFeePerGas'),
+    maxPriorityFeePerGas: gwei('maxPriorityFeePerGas'),
+    data: data as `0x${string}` | undefined,
+  };
+}
+
+/** Bigints as decimal strings for JSON. */
+function jsonSafe(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
+  );
+}

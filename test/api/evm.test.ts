@@ -1,0 +1,221 @@
+import { createWalletClient, http, parseEther, parseTransaction, serializeTransaction } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
+import type { EvmChainName } from '../../src/chains/evm/chains.ts';
+import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+
+/** The EVM routes through the real HTTP API against real anvil nodes, one per chain, with their chain ids. */
+const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
+const PASSWORD = 'correct horse battery';
+
+let gw: TestGateway;
+const devnets = {} as Record<EvmChainName, EvmDevnet>;
+let token: string;
+
+const api = (chain: EvmChainName, method: string, path: string, options: RequestOptions = {}) =>
+  gw.request(method, `/api/v2/${chain}${path}`, { token, ...options });
+
+async function newAddress(chain: EvmChainName, password?: string) {
+  const res = await api(chain, 'POST', '/addresses', { json: password ? { password } : {} });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data[0] as { address: string; publicKey: string; privateKey?: string };
+}
+
+beforeAll(async () => {
+  const started = await Promise.all(CHAINS.map((chain) => startEvmDevnet({ chain })));
+  const env: Record<string, string> = { NODE_RETRIES: '1' };
+  for (const devnet of started) {
+    devnets[devnet.chain] = devnet;
+    env[`${devnet.chain.toUpperCase()}_MAINNET_URLS`] = devnet.url;
+  }
+  gw = await startGateway({ env });
+  ({ token } = await gw.userToken(undefined, 'enterprise'));
+}, 180_000);
+
+afterAll(async () => {
+  await gw?.close();
+  await Promise.all(Object.values(devnets).map((d) => d.close()));
+});
+
+describe.each(CHAINS)('%s', (chain) => {
+  it('reads blocks, gas price and balances; sends native coin with a stored key', async () => {
+    const devnet = devnets[chain];
+    const head = await api(chain, 'GET', '/blocks/number');
+    expect(head.body.data.blocknumber).toBeTypeOf('number');
+    expect((await api(chain, 'GET', `/blocks/${head.body.data.blocknumber}`)).body.data.hash).toMatch(/^0x/);
+    expect((await api(chain, 'GET', '/gasprice')).body.data.gasPrice).toMatch(/^\d+(\.\d+)?$/);
+    const from = await newAddress(chain, PASSWORD);
+    const to = await newAddress(chain);
+    await devnet.faucetNative(from.address, parseEther('2'));
+    const sent = await api(chain, 'POST', '/transactions', {
+      json: { from: from.address, to: to.address.toLowerCase(), amount: '0.25', password: PASSWORD },
+    });
+    expect(sent.status, sent.text).toBe(201);
+    const balance = await api(chain, 'GET', `/balances/${to.address}`);
+    expect(balance.body.data).toBe('0.250000000000000000');
+    const decoded = await api(chain, 'GET', `/transactions/${sent.body.data.txid}/decoded`);
+    expect(decoded.body.data.transaction).toMatchObject({
+      amount: '0.250000000000000000',
+      status: 'SUCCESS',
+      to: to.address.toLowerCase(),
+    });
+  });
+});
+
+describe('ethereum in depth', () => {
+  const chain: EvmChainName = 'ethereum';
+
+  it('sends ERC20 and ERC721, reads token info, NFT owner and URI', async () => {
+    const devnet = devnets[chain];
+    const from = await newAddress(chain);
+    const to = await newAddress(chain);
+    await devnet.faucetNative(from.address, parseEther('1'));
+    await devnet.faucetErc20(devnet.tokens.erc20.USDT, from.address, 10_000_000n);
+    const tokenId = await devnet.faucetErc721(devnet.tokens.erc721.NFT, from.address);
+    const usdt = devnet.tokens.erc20.USDT;
+    expect((await api(chain, 'GET', `/erc20/${usdt}`)).body.data).toMatchObject({
+      decimals: 6,
+      symbol: expect.any(String),
+    });
+    const erc20 = await api(chain, 'POST', '/transactions/erc20', {
+      form: {
+        from: from.address,
+        to: to.address,
+        contractaddress: usdt,
+        amount: '2.5',
+        privatekey: from.privateKey!,
+      },
+    });
+    expect(erc20.status, erc20.text).toBe(201);
+    expect((await api(chain, 'GET', `/balances/${to.address}/erc20/${usdt}`)).body.data).toBe('2.500000');
+    const nft = await api(chain, 'POST', '/transactions/erc721', {
+      json: {
+        from: from.address,
+        to: to.address,
+        contractaddress: devnet.tokens.erc721.NFT,
+        tokenId: tokenId.toString(),
+        privatekey: from.privateKey,
+      },
+    });
+    expect(nft.status, nft.text).toBe(201);
+    const owner = await api(chain, 'GET', `/nfts/${devnet.tokens.erc721.NFT}/owner/${tokenId}`);
+    expect(owner.body.data.owner.toLowerCase()).toBe(to.address.toLowerCase());
+    expect((await api(chain, 'GET', `/nfts/${devnet.tokens.erc721.NFT}/uri/${tokenId}`)).status).toBe(200);
+    expect((await api(chain, 'GET', `/erc20/${to.address}`)).status).toBe(400);
+  });
+
+  it('lands concurrent sends from one address with consecutive nonces', async () => {
+    const devnet = devnets[chain];
+    const from = await newAddress(chain);
+    const to = await newAddress(chain);
+    await devnet.faucetNative(from.address, parseEther('5'));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api(chain, 'POST', '/transactions', {
+          json: { from: from.address, to: to.address, amount: '0.01', privatekey: from.privateKey },
+        }),
+      ),
+    );
+    for (const res of results) expect(res.status, res.text).toBe(201);
+    await devnet.mine(1);
+    expect((await api(chain, 'GET', `/balances/${to.address}`)).body.data).toBe('0.200000000000000000');
+    const nonces = await Promise.all(
+      results.map(async (r) =>
+        Number((await api(chain, 'GET', `/transactions/${r.body.data.txid}`)).body.data.transaction.nonce),
+      ),
+    );
+    expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it('refuses a wrong password, a foreign key and insufficient funds', async () => {
+    const devnet = devnets[chain];
+    const from = await newAddress(chain, PASSWORD);
+    const to = await newAddress(chain);
+    await devnet.faucetNative(from.address, parseEther('0.01'));
+    const wrong = await api(chain, 'POST', '/transactions', {
+      json: { from: from.address, to: to.address, amount: '0.001', password: 'not it at all' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe('Wrong password provided');
+    const foreign = await api(chain, 'POST', '/transactions', {
+      json: { from: from.address, to: to.address, amount: '0.001', privatekey: to.privateKey },
+    });
+    expect(foreign.status).toBe(422);
+    const poor = await api(chain, 'POST', '/transactions', {
+      json: { from: from.address, to: to.address, amount: '5', password: PASSWORD },
+    });
+    expect(poor.status).toBe(422);
+    expect(poor.body.message).toMatch(/insufficient funds for gas \* price \+ value/i);
+    expect((await api(chain, 'GET', `/balances/${to.address}`)).body.data).toBe('0.000000000000000000');
+  });
+
+  it('builds unsigned, signs outside (viem) and broadcasts', async () => {
+    const devnet = devnets[chain];
+    const key = generatePrivateKey();
+    const account = privateKeyToAccount(key);
+    const to = await newAddress(chain);
+    await devnet.faucetNative(account.address, parseEther('1'));
+    const built = await api(chain, 'POST', '/transactions/build', {
+      json: { from: account.address, to: to.address, amount: '0.5' },
+    });
+    expect(built.status, built.text).toBe(200);
+    const unsigned = parseTransaction(built.body.data.unsigned);
+    expect(serializeTransaction(unsigned)).toBe(built.body.data.unsigned);
+    const rawtx = await signTransaction({ privateKey: key, transaction: unsigned });
+    const sent = await api(chain, 'POST', '/transactions/broadcast', { json: { rawtx } });
+    expect(sent.status, sent.text).toBe(201);
+    expect((await api(chain, 'GET', `/balances/${to.address}`)).body.data).toBe('0.500000000000000000');
+    // Signed by someone else entirely through a viem wallet client: the gateway only relays it.
+    const other = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts[3]!.privateKey),
+      transport: http(devnet.url),
+    });
+    const request = await other.prepareTransactionRequest({
+      to: to.address as `0x${string}`,
+      value: 1n,
+      chain: null,
+    });
+    const raw = await other.signTransaction({ ...request, chain: null } as never);
+    expect((await api(chain, 'POST', '/transactions/broadcast', { json: { rawtx: raw } })).status).toBe(201);
+    expect((await api(chain, 'POST', '/transactions/broadcast', { json: { rawtx: '0x1234' } })).status).toBe(
+      422,
+    );
+  });
+
+  it('exports a keystore v3 and imports it back; exports the private key', async () => {
+    const a = await newAddress(chain, PASSWORD);
+    const exported = await api(chain, 'POST', `/addresses/export/${a.address}`, {
+      json: { password: PASSWORD },
+    });
+    expect(exported.status).toBe(200);
+    expect(exported.body.data.content).toMatchObject({
+      version: 3,
+      crypto: { kdf: 'scrypt', cipher: 'aes-128-ctr' },
+    });
+    expect(exported.body.data.filename).toMatch(/^UTC--.*--[0-9a-f]{40}$/);
+    const key = await api(chain, 'POST', `/addresses/export/${a.address}/privatekey`, {
+      json: { password: PASSWORD },
+    });
+    expect(privateKeyToAccount(key.body.data.private_key).address).toBe(a.address);
+    expect((await api(chain, 'DELETE', `/addresses/${a.address}`)).status).toBe(200);
+    const imported = await api(chain, 'POST', '/addresses/import', {
+      json: {
+        content: JSON.stringify(exported.body.data.content),
+        filename: exported.body.data.filename,
+        password: PASSWORD,
+      },
+    });
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.body.data.address).toBe(a.address);
+    expect(
+      (
+        await api(chain, 'POST', `/addresses/export/${a.address}/privatekey`, {
+          json: { password: 'nope nope nope' },
+        })
+      ).status,
+    ).toBe(401);
+    const history = await api(chain, 'GET', '/transactions');
+    expect(history.body.total).toBeGreaterThan(0);
+  });
+});
