@@ -23,7 +23,7 @@ export interface WatcherOptions {
   instanceId: string;
   /** Pause between polls when caught up. */
   pollMs?: number;
-  /** Pause between head checks while no subscription exists (keeps the cursor fresh, spares the node). */
+  /** How often the node's head is read while no subscription exists (keeps the cursor fresh, spares the node). */
   idlePollMs?: number;
   leaseMs?: number;
   /** Blocks handled per step before yielding. */
@@ -64,6 +64,7 @@ export class ChainWatcher {
   private stopped = true;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  private lastIdleHeadCheck = 0;
 
   constructor(private readonly options: WatcherOptions) {
     this.sync = new SubscriptionSync(options.db, options.chain, options.network);
@@ -92,7 +93,9 @@ export class ChainWatcher {
       try {
         const { progressed, idle } = await this.step();
         failures = 0;
-        pause = progressed ? 0 : idle ? (this.options.idlePollMs ?? 10_000) : (this.options.pollMs ?? 1_000);
+        // Idle rounds are cheap (one version read; the node is asked for its head every idlePollMs only).
+        pause = progressed ? 0 : (this.options.pollMs ?? 500);
+        if (idle) pause = Math.max(pause, 250);
       } catch (error) {
         failures++;
         this.options.logger.warn(
@@ -122,6 +125,14 @@ export class ChainWatcher {
     const leaseMs = this.options.leaseMs ?? 15_000;
     if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now())))
       return { progressed: false, idle: false };
+    // While idle, only look for a first subscription; the node is asked for its head now and then.
+    if (
+      this.sync.matcher.size === 0 &&
+      Date.now() - this.lastIdleHeadCheck < (this.options.idlePollMs ?? 10_000)
+    ) {
+      await this.sync.refresh();
+      if (this.sync.matcher.size === 0) return { progressed: false, idle: true };
+    }
     // Head first: every block up to it was mined before the subscriptions are read, so none is skipped for
     // a subscription made meanwhile.
     const head = await adapter.getBlockNumber();
@@ -133,6 +144,7 @@ export class ChainWatcher {
       if (cursor === null || cursor.number < head)
         await this.moveCursorIdle(cursor === null ? head - 1n : head);
       this.lag.set({ chain: this.options.chain, network: this.options.network }, 0);
+      this.lastIdleHeadCheck = Date.now();
       return { progressed: false, idle: true };
     }
     this.lag.set({ chain: this.options.chain, network: this.options.network }, Number(head - cursor.number));

@@ -68,6 +68,27 @@ describe('npm run sandbox', () => {
       });
       expect(usdt.body.data).toMatchObject({ symbol: 'USDT', amount: '10' });
 
+      // Every EVM chain runs on anvil, per network, with its demo tokens.
+      for (const chain of ['ethereum', 'bsc', 'polygon', 'arbitrum']) {
+        expect(info.chains[chain], chain).toMatchObject({
+          networks: ['mainnet', 'testnet'],
+          tokens: { erc20: { USDT: expect.stringMatching(/^0x/) } },
+        });
+      }
+      const eth = await send(info.baseUrl, 'POST', '/api/v2/ethereum/addresses', {
+        token: info.token,
+        json: {},
+      });
+      const ethAddress = eth.body.data[0].address as string;
+      await send(info.baseUrl, 'POST', '/api/v2/ethereum/faucet', {
+        token: info.token,
+        json: { address: ethAddress, amount: '1.5' },
+      });
+      const ethBalance = await send(info.baseUrl, 'GET', `/api/v2/ethereum/balances/${ethAddress}`, {
+        token: info.token,
+      });
+      expect(ethBalance.body.data).toBe('1.500000000000000000');
+
       // A chain without a devnet is unsupported.
       const faucet = await send(info.baseUrl, 'POST', '/api/v2/dogecoin/faucet', {
         token: info.token,
