@@ -1,3 +1,4 @@
+import { checkNodes } from './chains/registry.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
 import { buildApp } from './http/app.ts';
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   const ctx = await createContext(config, { logger });
   const app = config.roles.api ? await buildApp(ctx) : null;
   await app?.listen({ host: config.host, port: config.port });
+  // In the background: a node that is slow to answer must not hold up the start.
+  void checkNodes(ctx.registry, ctx.logger);
   const roles = startBackgroundRoles(ctx);
 
   let stopping = false;

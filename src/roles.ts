@@ -33,6 +33,7 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
           logger: ctx.logger.child({ role: 'watcher', chain, network }),
           metrics: ctx.metrics,
           instanceId,
+          enabled: () => !ctx.registry.isDisabled(chain, network),
           ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs, idlePollMs: options.pollMs }),
         });
         watcher.start();

@@ -21,6 +21,16 @@ export type AdapterFactory = (context: AdapterContext) => ChainAdapter | null;
 /** Chain name -> adapter per network. Routes ask it for the adapter of the request's chain and network. */
 export class ChainRegistry {
   private readonly adapters = new Map<string, ChainAdapter>();
+  /** Chains whose node proved to be another chain: never served, whatever is asked. */
+  private readonly disabled = new Map<string, string>();
+
+  disable(chain: ChainName, network: Network, reason: string): void {
+    this.disabled.set(`${chain}:${network}`, reason);
+  }
+
+  isDisabled(chain: ChainName, network: Network): boolean {
+    return this.disabled.has(`${chain}:${network}`);
+  }
 
   register(adapter: ChainAdapter): void {
     const key = `${adapter.chain}:${adapter.network}`;
@@ -43,6 +53,8 @@ export class ChainRegistry {
 
   /** The adapter, or the API's 404 `Unsupported blockchain` when the chain or network is not served. */
   get<T extends ChainAdapter = ChainAdapter>(chain: string, network: Network): T {
+    const refusal = this.disabled.get(`${chain}:${network}`);
+    if (refusal !== undefined) throw new ApiError(503, `${chain} ${network} is disabled: ${refusal}`);
     const adapter = this.adapters.get(`${chain}:${network}`);
     if (!adapter) {
       const message = this.supports(chain)
@@ -87,4 +99,29 @@ export function buildRegistry(
     }
   }
   return registry;
+}
+
+/**
+ * Asks every node to prove it is the chain configured (EVM: eth_chainId; Tron: its genesis block). A node
+ * on another chain disables that chain and network: sending there could move funds on the wrong chain.
+ * An unreachable node is only logged; calls retry and fail over when used.
+ */
+export async function checkNodes(registry: ChainRegistry, logger: Logger): Promise<void> {
+  const checks = registry.chains().flatMap((chain) =>
+    registry.networksOf(chain).map(async (network) => {
+      const adapter = registry.get(chain, network);
+      try {
+        await adapter.checkNode?.();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof ApiError && error.status === 502 && /chain id/.test(message)) {
+          registry.disable(chain, network, message);
+          logger.error({ chain, network }, `node check failed, chain disabled: ${message}`);
+        } else {
+          logger.warn({ chain, network, err: error }, 'node not reachable at start');
+        }
+      }
+    }),
+  );
+  await Promise.all(checks);
 }

@@ -1,6 +1,7 @@
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
+import { checkNodes } from '../chains/registry.ts';
 import { NETWORKS } from '../chains/types.ts';
 import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
@@ -96,6 +97,8 @@ export async function startSandbox() {
   const app = await buildApp(ctx);
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = address.replace('://0.0.0.0', '://127.0.0.1');
+  // In the background: a node that is slow to answer must not hold up the start.
+  void checkNodes(ctx.registry, ctx.logger);
   const roles = startBackgroundRoles(ctx);
   const sandbox: SandboxFile = { baseUrl, token: await demoToken(ctx), chains: chainsOf(devnets), logFile };
   writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });

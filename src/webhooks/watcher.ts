@@ -21,6 +21,8 @@ export interface WatcherOptions {
   logger: Logger;
   metrics: Registry;
   instanceId: string;
+  /** False while the chain is disabled (its node proved to be another chain). */
+  enabled?: () => boolean;
   /** Pause between polls when caught up. */
   pollMs?: number;
   /** How often the node's head is read while no subscription exists (keeps the cursor fresh, spares the node). */
@@ -123,6 +125,7 @@ export class ChainWatcher {
   async step(): Promise<{ progressed: boolean; idle: boolean }> {
     const { db, instanceId, adapter } = this.options;
     const leaseMs = this.options.leaseMs ?? 15_000;
+    if (this.options.enabled?.() === false) return { progressed: false, idle: true };
     if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now())))
       return { progressed: false, idle: false };
     // While idle, only look for a first subscription; the node is asked for its head now and then.
