@@ -105,5 +105,5 @@ describe('node trouble', () => {
     expect([...new Set(seen.map((s) => s.txid))].sort()).toEqual([...expected].sort());
     expect(new Set(seen.map((s) => s.id)).size).toBe(expected.length);
     expect(requests).toBeGreaterThan(20);
-  });
+  }, 120_000);
 });
