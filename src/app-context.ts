@@ -5,6 +5,7 @@ import type { ChainRegistry } from './chains/registry.ts';
 import type { Config } from './config.ts';
 import type { MasterKey } from './custody/master-key.ts';
 import type { Logger } from './logger.ts';
+import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
@@ -30,6 +31,7 @@ export interface AppContext {
   notificationLog: NotificationLog;
   /** Private ranges webhook URLs may reach anyway (config WEBHOOK_ALLOW_CIDRS). */
   webhookAllowlist: IpAllowlist;
+  prices: PriceService;
   metrics: MetricsRegistry;
   /** Present only in the sandbox. */
   faucets: FaucetDirectory | null;

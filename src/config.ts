@@ -44,6 +44,14 @@ export interface Config {
   masterKey: string | undefined;
   /** CIDRs webhook URLs may reach although private (the sandbox opens loopback). */
   webhookAllowCidrs: string[];
+  /** Price providers and their settings (the PRICE_* variables, validated by the prices module). */
+  prices: {
+    providers: string | undefined;
+    coingeckoUrl?: string;
+    coingeckoApiKey?: string;
+    binanceUrl?: string;
+    chainlinkFeeds?: string;
+  };
   /** Which background roles this process runs beside the API. */
   roles: { api: boolean; watcher: boolean; deliverer: boolean };
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
@@ -121,7 +129,18 @@ export function loadConfig(env: Env = process.env): Config {
     masterKey: merged['MASTER_KEY'],
     webhookAllowCidrs: list(merged['WEBHOOK_ALLOW_CIDRS']),
     roles: parseRoles(merged['ROLES']),
+    prices: {
+      providers: merged['PRICE_PROVIDERS'],
+      ...optional('coingeckoUrl', merged['COINGECKO_URL']),
+      ...optional('coingeckoApiKey', merged['COINGECKO_API_KEY']),
+      ...optional('binanceUrl', merged['BINANCE_URL']),
+      ...optional('chainlinkFeeds', merged['CHAINLINK_FEEDS']),
+    },
   };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 function list(raw: string | undefined): string[] {

@@ -9,6 +9,12 @@ import { type Config, ConfigError } from './config.ts';
 import { MasterKey } from './custody/master-key.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import type { Logger } from './logger.ts';
+import {
+  createPriceService,
+  type PriceService,
+  parseChainlinkFeeds,
+  parsePriceProviders,
+} from './prices/index.ts';
 import { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
@@ -23,6 +29,8 @@ export interface ContextOptions {
   /** The chains to serve; every family this build has unless a test narrows it. */
   chains?: Partial<Record<ChainName, ChainFamily>>;
   faucets?: FaucetDirectory | null;
+  /** In place of the configured price providers (tests). */
+  prices?: PriceService;
   /** Postgres schema to work in (tests isolate themselves this way). */
   pgSchema?: string;
   now?: () => Date;
@@ -33,6 +41,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const { logger, now } = options;
   const webhookAllowlist = allowlistOf(config);
   const masterKey = MasterKey.load(config.masterKey, config.dataDir);
+  const registry = buildRegistry(config, logger, options.chains ?? CHAIN_FAMILIES);
+  const prices = options.prices ?? priceServiceOf(config, registry, logger);
   const store = await openStore(
     config.databaseUrl,
     options.pgSchema === undefined ? {} : { pgSchema: options.pgSchema },
@@ -49,7 +59,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     config,
     logger,
     store,
-    registry: buildRegistry(config, logger, options.chains ?? CHAIN_FAMILIES),
+    registry,
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
     accounts: new AccountService(store.db, quotas, now),
@@ -67,10 +77,12 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     webhookAllowlist,
     metrics: createMetricsRegistry(),
     faucets: options.faucets ?? null,
+    prices,
   };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.prices.close();
   await ctx.registry.closeAll();
   await ctx.store.close();
 }
@@ -80,5 +92,25 @@ function allowlistOf(config: Config): IpAllowlist {
     return parseIpAllowlist(config.webhookAllowCidrs.join(','));
   } catch (error) {
     throw new ConfigError('WEBHOOK_ALLOW_CIDRS', (error as Error).message);
+  }
+}
+
+function priceServiceOf(config: Config, registry: ReturnType<typeof buildRegistry>, logger: Logger) {
+  const { providers, coingeckoUrl, coingeckoApiKey, binanceUrl, chainlinkFeeds } = config.prices;
+  try {
+    return createPriceService({
+      providers: parsePriceProviders(providers),
+      ...(coingeckoUrl === undefined ? {} : { coingeckoUrl }),
+      ...(coingeckoApiKey === undefined ? {} : { coingeckoApiKey }),
+      ...(binanceUrl === undefined ? {} : { binanceUrl }),
+      chainlinkFeeds: parseChainlinkFeeds(chainlinkFeeds),
+      registry,
+      timeoutMs: config.nodeTimeoutMs,
+      retries: config.nodeRetries,
+      logger: logger.child({ role: 'prices' }),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError('PRICE_PROVIDERS', (error as Error).message);
   }
 }

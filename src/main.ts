@@ -24,6 +24,7 @@ async function main(): Promise<void> {
   // In the background: a node that is slow to answer must not hold up the start.
   void checkNodes(ctx.registry, ctx.logger);
   const roles = startBackgroundRoles(ctx);
+  ctx.prices.start();
 
   let stopping = false;
   const stop = async (signal: string) => {

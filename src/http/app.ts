@@ -10,6 +10,7 @@ import { accountRoutes } from './routes/account.ts';
 import { evmRoutes } from './routes/evm.ts';
 import { faucetRoutes } from './routes/faucet.ts';
 import { healthRoutes } from './routes/health.ts';
+import { pricesRoutes } from './routes/prices.ts';
 import { tronRoutes } from './routes/tron/index.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 
@@ -56,6 +57,7 @@ export async function buildApp(
   await app.register(tronRoutes, { ctx });
   await app.register(evmRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
+  await app.register(pricesRoutes, { prices: ctx.prices });
   for (const routes of extraRoutes) await app.register(routes, { ctx });
   if (ctx.faucets) await app.register(faucetRoutes, { ctx, faucets: ctx.faucets });
   return app;

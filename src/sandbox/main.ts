@@ -53,6 +53,8 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
     HOST: process.env['HOST'] || '127.0.0.1',
     // Webhook receivers in the sandbox run on this machine.
     WEBHOOK_ALLOW_CIDRS: process.env['WEBHOOK_ALLOW_CIDRS'] || '127.0.0.0/8,::1/128',
+    // Offline and deterministic: the sandbox has no internet.
+    PRICE_PROVIDERS: process.env['PRICE_PROVIDERS'] || 'local',
   };
   const config = loadConfig(env);
   for (const devnet of devnets) {
@@ -100,6 +102,7 @@ export async function startSandbox() {
   // In the background: a node that is slow to answer must not hold up the start.
   void checkNodes(ctx.registry, ctx.logger);
   const roles = startBackgroundRoles(ctx);
+  ctx.prices.start();
   const sandbox: SandboxFile = { baseUrl, token: await demoToken(ctx), chains: chainsOf(devnets), logFile };
   writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
 

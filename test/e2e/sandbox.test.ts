@@ -89,6 +89,22 @@ describe('npm run sandbox', () => {
       });
       expect(ethBalance.body.data).toBe('1.500000000000000000');
 
+      // Prices work offline from the local provider, for every listed coin.
+      const prices = await send(
+        info.baseUrl,
+        'GET',
+        '/api/v2/prices?symbols=BTC,ETH,TRX,SOL,BNB,POL,USDT,USDC&currency=eur',
+        {
+          token: info.token,
+        },
+      );
+      expect(prices.status, prices.text).toBe(200);
+      expect(prices.body.data).toHaveLength(8);
+      const converted = await send(info.baseUrl, 'GET', '/api/v2/prices/convert?from=USDT&to=TRX&amount=25', {
+        token: info.token,
+      });
+      expect(converted.body.data.result).toMatch(/^\d+(\.\d+)?$/);
+
       // A chain without a devnet is unsupported.
       const faucet = await send(info.baseUrl, 'POST', '/api/v2/dogecoin/faucet', {
         token: info.token,

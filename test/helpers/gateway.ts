@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { PriceService } from '../../src/prices/index.ts';
 import type { FaucetDirectory } from '../../src/services/faucets.ts';
 
 export const POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -94,6 +95,8 @@ export interface GatewayOptions {
   env?: Record<string, string>;
   now?: () => Date;
   faucets?: FaucetDirectory;
+  /** A price service of the test's own in place of the configured one. */
+  prices?: PriceService;
   routes?: ((app: FastifyInstance) => Promise<void>)[];
 }
 
@@ -106,6 +109,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<TestGa
   const ctx = await createContext(config, {
     logger,
     faucets: options.faucets ?? null,
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });

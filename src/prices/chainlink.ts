@@ -1,0 +1,185 @@
+/**
+ * On-chain Chainlink price feeds (AggregatorV3Interface), read with `eth_call` through the EVM adapter
+ * of the feed's chain and network, so the node's timeouts, retries and failover apply. Answers are
+ * integers with the feed's decimals: exact. A round older than the feed's threshold is flagged stale.
+ */
+import { decodeFunctionResult, encodeFunctionData, type Hex, isAddress, parseAbi } from 'viem';
+import type { EvmAdapter } from '../chains/evm/adapter.ts';
+import type { ChainRegistry } from '../chains/registry.ts';
+import type { Network } from '../chains/types.ts';
+import { type Decimal, divide, fromUnits } from './decimal.ts';
+import { canonicalSymbol, FIAT_CURRENCIES, type PriceSymbol } from './symbols.ts';
+import { type PriceProvider, PriceProviderResponseError, type Quote } from './types.ts';
+
+export const AGGREGATOR_V3_ABI = parseAbi([
+  'function decimals() view returns (uint8)',
+  'function description() view returns (string)',
+  'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
+]);
+
+export interface ChainlinkFeed {
+  /** EVM chain name as the registry knows it: ethereum, bsc, polygon, arbitrum. */
+  chain: string;
+  network: Network;
+  address: string;
+  /**
+   * A round older than this is stale. Default DEFAULT_MAX_AGE_SECONDS, which suits feeds with an hourly
+   * heartbeat (BTC/USD, ETH/USD); stablecoin and fiat feeds beat daily and want about 90000.
+   */
+  maxAgeSeconds?: number;
+}
+
+/** Hourly heartbeat plus an hour of grace. */
+export const DEFAULT_MAX_AGE_SECONDS = 7200;
+
+/** One round read from a feed. */
+export interface FeedRound {
+  answer: Decimal;
+  updatedAt: Date;
+  stale: boolean;
+}
+
+/** Reads one feed; the provider's default reads it through the registry's EVM adapter. */
+export type FeedReader = (
+  feed: ChainlinkFeed,
+) => Promise<{ answer: bigint; decimals: number; updatedAt: bigint }>;
+
+export interface ChainlinkOptions {
+  /**
+   * Keyed by pair: "BTC/USD", "EUR/USD", "ETH/EUR"; a bare symbol ("BTC") means its USD pair. Aliases
+   * (MATIC) count as their symbol. A fiat/USD feed lets coins be priced in that fiat as a cross rate.
+   */
+  feeds: Record<string, ChainlinkFeed>;
+  registry: Pick<ChainRegistry, 'get'>;
+  now?: () => number;
+}
+
+const NAME = 'chainlink';
+
+export class ChainlinkProvider implements PriceProvider {
+  readonly name = NAME;
+  readonly currencies: ReadonlySet<string>;
+  readonly #feeds: Map<string, ChainlinkFeed>;
+  readonly #read: FeedReader;
+  readonly #now: () => number;
+
+  constructor(options: ChainlinkOptions) {
+    this.#feeds = normalizeFeeds(options.feeds);
+    this.#read = registryFeedReader(options.registry);
+    this.#now = options.now ?? Date.now;
+    const currencies = new Set<string>();
+    for (const pair of this.#feeds.keys()) {
+      const [base, quote] = pair.split('/') as [string, string];
+      if (canonicalSymbol(base) !== null) currencies.add(quote.toLowerCase());
+      // A fiat/USD feed turns every coin/USD feed into a coin/fiat price.
+      else if (quote === 'USD') currencies.add(base.toLowerCase());
+    }
+    this.currencies = currencies;
+  }
+
+  async quote(symbols: readonly PriceSymbol[], currency: string): Promise<Quote[]> {
+    const fiat = currency.toUpperCase();
+    const jobs = symbols.flatMap((symbol) => {
+      const direct = this.#feeds.get(`${symbol}/${fiat}`);
+      if (direct) return [this.#direct(symbol, currency, direct)];
+      const usd = this.#feeds.get(`${symbol}/USD`);
+      const fx = this.#feeds.get(`${fiat}/USD`);
+      return usd && fx ? [this.#cross(symbol, currency, usd, fx)] : [];
+    });
+    const results = await Promise.allSettled(jobs);
+    const quotes = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    // Some feeds answering is an answer; none answering is a provider failure the service falls back from.
+    const failure = results.find((result) => result.status === 'rejected');
+    if (quotes.length === 0 && failure) throw failure.reason;
+    return quotes;
+  }
+
+  /** The latest round of one feed, with its staleness judged against this provider's clock. */
+  async round(feed: ChainlinkFeed): Promise<FeedRound> {
+    const { answer, decimals, updatedAt } = await this.#read(feed);
+    if (answer <= 0n) {
+      throw new PriceProviderResponseError(NAME, `feed ${feed.address} answered a non-positive price`);
+    }
+    const updatedMs = Number(updatedAt) * 1000;
+    const maxAgeMs = (feed.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS) * 1000;
+    return {
+      answer: fromUnits(answer, decimals),
+      updatedAt: new Date(updatedMs),
+      stale: this.#now() - updatedMs > maxAgeMs,
+    };
+  }
+
+  async #direct(symbol: PriceSymbol, currency: string, feed: ChainlinkFeed): Promise<Quote> {
+    const round = await this.round(feed);
+    return {
+      symbol,
+      currency,
+      price: round.answer,
+      change24h: null,
+      updatedAt: round.updatedAt,
+      stale: round.stale,
+      source: NAME,
+    };
+  }
+
+  async #cross(symbol: PriceSymbol, currency: string, usd: ChainlinkFeed, fx: ChainlinkFeed): Promise<Quote> {
+    const [coin, fiat] = await Promise.all([this.round(usd), this.round(fx)]);
+    return {
+      symbol,
+      currency,
+      price: divide(coin.answer, fiat.answer),
+      change24h: null,
+      updatedAt: new Date(Math.min(coin.updatedAt.getTime(), fiat.updatedAt.getTime())),
+      stale: coin.stale || fiat.stale,
+      source: NAME,
+    };
+  }
+}
+
+/** Reads decimals() once per feed (it never changes) and latestRoundData() on every call. */
+export function registryFeedReader(registry: Pick<ChainRegistry, 'get'>): FeedReader {
+  const decimals = new Map<string, Promise<number>>();
+  const call = async (feed: ChainlinkFeed, functionName: 'decimals' | 'latestRoundData') => {
+    const adapter = registry.get<EvmAdapter>(feed.chain, feed.network);
+    const data = encodeFunctionData({ abi: AGGREGATOR_V3_ABI, functionName });
+    const raw = await adapter.rpc.request<Hex>('eth_call', [{ to: feed.address, data }, 'latest']);
+    try {
+      return decodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName, data: raw });
+    } catch (error) {
+      const why = raw === '0x' ? 'no contract code at this address' : `${functionName}() cannot be decoded`;
+      throw new PriceProviderResponseError(NAME, `feed ${feed.address} on ${feed.chain}: ${why}`, {
+        cause: error,
+      });
+    }
+  };
+  return async (feed) => {
+    const key = `${feed.chain}:${feed.network}:${feed.address.toLowerCase()}`;
+    let known = decimals.get(key);
+    if (!known) {
+      known = call(feed, 'decimals').then(Number);
+      decimals.set(key, known);
+      known.catch(() => decimals.delete(key));
+    }
+    const [places, round] = await Promise.all([known, call(feed, 'latestRoundData')]);
+    const [, answer, , updatedAt] = round as readonly [bigint, bigint, bigint, bigint, bigint];
+    return { answer, decimals: places, updatedAt };
+  };
+}
+
+/** "btc" -> "BTC/USD", "matic/usd" -> "POL/USD", "eur/usd" -> "EUR/USD"; rejects what cannot be a pair. */
+export function normalizeFeeds(feeds: Record<string, ChainlinkFeed>): Map<string, ChainlinkFeed> {
+  const normalized = new Map<string, ChainlinkFeed>();
+  for (const [key, feed] of Object.entries(feeds)) {
+    const [base = '', quote = 'USD', ...rest] = key.split('/').map((part) => part.trim().toUpperCase());
+    const baseName = canonicalSymbol(base) ?? base;
+    const known = (name: string) => canonicalSymbol(name) !== null || FIAT_CURRENCIES.has(name.toLowerCase());
+    if (rest.length > 0 || !known(base) || !FIAT_CURRENCIES.has(quote.toLowerCase())) {
+      throw new TypeError(`Chainlink feed "${key}": expected SYMBOL or SYMBOL/FIAT (e.g. BTC/USD, EUR/USD)`);
+    }
+    if (!isAddress(feed.address, { strict: false })) {
+      throw new TypeError(`Chainlink feed "${key}": address is not an EVM address`);
+    }
+    normalized.set(`${baseName}/${quote}`, feed);
+  }
+  return normalized;
+}
