@@ -104,7 +104,7 @@ export class ChainWatcher {
           { err: error, chain: this.options.chain, network: this.options.network },
           'watcher step failed',
         );
-        pause = Math.min(30_000, 500 * 2 ** Math.min(failures, 6)) * (0.5 + Math.random() / 2);
+        pause = Math.min(10_000, 500 * 2 ** Math.min(failures, 5)) * (0.5 + Math.random() / 2);
       }
       if (pause > 0 && !this.stopped) {
         await new Promise<void>((resolve) => {
