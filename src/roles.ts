@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from './app-context.ts';
+import { NonceReconciler } from './chains/evm/nonce-reconciler.ts';
 import { NETWORKS } from './chains/types.ts';
 import { OutboxDeliverer } from './webhooks/deliverer.ts';
 import { ChainWatcher } from './webhooks/watcher.ts';
 
 export interface BackgroundRoles {
   watchers: ChainWatcher[];
+  reconciler: NonceReconciler | null;
   deliverer: OutboxDeliverer | null;
   stop(): Promise<void>;
 }
@@ -52,11 +54,17 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
       })
     : null;
   deliverer?.start();
+  // Sent-but-unmined EVM transactions are re-broadcast by whichever instances watch the chains.
+  const reconciler = ctx.config.roles.watcher
+    ? new NonceReconciler(ctx.store.db, ctx.store.dialect, ctx.registry, ctx.logger.child({ role: 'nonces' }))
+    : null;
+  reconciler?.start();
   return {
     watchers,
     deliverer,
+    reconciler,
     stop: async () => {
-      await Promise.all([...watchers.map((w) => w.stop()), deliverer?.stop()]);
+      await Promise.all([...watchers.map((w) => w.stop()), deliverer?.stop(), reconciler?.stop()]);
     },
   };
 }

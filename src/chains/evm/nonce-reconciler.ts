@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '../../logger.ts';
+import type { ChainRegistry } from '../registry.ts';
+import type { Network } from '../types.ts';
+import type { EvmAdapter } from './adapter.ts';
+import { isEvmChainName } from './chains.ts';
+import { NonceManager, type NonceManagerOptions } from './nonce-manager.ts';
+import type { NonceDialect } from './nonce-store.ts';
+
+/**
+ * Settles every address with unsettled nonces, at start and then periodically: sent transactions the
+ * node lost are broadcast again, mined ones are forgotten, abandoned reservations are freed. Without it a
+ * transaction dropped from a node's pool would hold up every later send from its address.
+ */
+export class NonceReconciler {
+  private readonly nonces: NonceManager;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    // biome-ignore lint/suspicious/noExplicitAny: any Kysely database that has run migration 0003
+    private readonly db: Kysely<any>,
+    dialect: NonceDialect,
+    private readonly registry: ChainRegistry,
+    private readonly logger: Logger,
+    options: NonceManagerOptions = {},
+  ) {
+    this.nonces = new NonceManager(db, dialect, options);
+  }
+
+  start(intervalMs = 30_000): void {
+    const tick = () => {
+      this.running ??= this.runOnce().finally(() => {
+        this.running = null;
+      });
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass over every address that has pending nonces; a failing node only skips its addresses. */
+  async runOnce(): Promise<void> {
+    const keys = (await this.db
+      .selectFrom('evm_pending')
+      .select(['chain', 'network', 'address'])
+      .distinct()
+      .execute()) as { chain: string; network: Network; address: string }[];
+    for (const key of keys) {
+      if (!isEvmChainName(key.chain) || this.registry.isDisabled(key.chain, key.network)) continue;
+      try {
+        const adapter = this.registry.get<EvmAdapter>(key.chain, key.network);
+        const report = await this.nonces.reconcile(key, adapter);
+        if (report.rebroadcast + report.released > 0)
+          this.logger.info({ ...key, ...report }, 'nonces reconciled');
+      } catch (error) {
+        this.logger.warn({ ...key, err: error }, 'nonce reconcile failed');
+      }
+    }
+  }
+}
