@@ -7,6 +7,7 @@ import { EvmService } from '../../services/evm.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
 import { routeSchema } from '../route-schema.ts';
+import { HistoryRecord } from './history-record.ts';
 
 const Address = Type.String({ pattern: '^(0x)?[0-9a-fA-F]{40}$', description: 'EVM address, any case' });
 const Hash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Transaction hash' });
@@ -31,25 +32,6 @@ const SEND_DOC =
   "Signed with `password` (your stored address) or `privatekey` (unsecure address). Optional `gas` (units), `gasprice`, `maxFeePerGas`, `maxPriorityFeePerGas` (gwei), `nonce`, `data`; fees default from the node's fee history (EIP-1559 where the chain has it, legacy on BSC). Nonces come from a database lock per address, so concurrent sends all land. Errors: 401 `Wrong password provided`; 422 `insufficient funds for gas * price + value ...`, a revert with its reason. Counts one `transactions` unit.";
 const Txid = Type.Object({ txid: Type.String() });
 const NodeJson = Type.Object({}, { additionalProperties: true });
-const Nullable = (s: ReturnType<typeof Type.String>) => Type.Union([s, Type.Null()]);
-
-const HistoryRecord = Type.Object({
-  id: Type.Integer(),
-  user_id: Type.String(),
-  blockchain: Type.String(),
-  network: Type.String(),
-  type: Type.String(),
-  txid: Nullable(Type.String()),
-  from: Nullable(Type.String()),
-  to: Nullable(Type.String()),
-  contractaddress: Nullable(Type.String()),
-  amount: Nullable(Type.String()),
-  tokenid: Nullable(Type.String()),
-  responseJson: Type.Unknown(),
-  httpStatus: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
 
 type Req = FastifyRequest<{
   Params: Record<string, string>;

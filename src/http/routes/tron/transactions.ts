@@ -7,6 +7,7 @@ import type { SigningProof } from '../../../services/wallets.ts';
 import { sendOk } from '../../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../../pagination.ts';
 import { routeSchema } from '../../route-schema.ts';
+import { HistoryRecord } from '../history-record.ts';
 import {
   Amount,
   FeeLimit,
@@ -25,24 +26,6 @@ const SIGNING =
   'Signed with `password` (a stored address of yours) or `privatekey` (an unsecure address). A key or ' +
   'password that does not match `from` answers 422 `Validate signature error ...`; too little TRX answers 422 ' +
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
-
-const HistoryRecord = Type.Object({
-  id: Type.Integer(),
-  user_id: Type.String(),
-  blockchain: Type.String(),
-  network: Type.String(),
-  type: Type.String(),
-  txid: Type.Union([Type.String(), Type.Null()]),
-  from: Type.Union([Type.String(), Type.Null()]),
-  to: Type.Union([Type.String(), Type.Null()]),
-  contractaddress: Type.Union([Type.String(), Type.Null()]),
-  amount: Type.Union([Type.String(), Type.Null()]),
-  tokenid: Type.Union([Type.String(), Type.Null()]),
-  responseJson: Type.Unknown(),
-  httpStatus: Type.Union([Type.Integer(), Type.Null()]),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-});
 
 /** History, sends of TRX / TRC20 / TRC10 / TRC721, unsigned TRC20 builds and broadcasts of signed ones. */
 export async function tronTransactionRoutes(
