@@ -1,11 +1,13 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
+import { type KdfCaller, kdfScheduler } from './kdf-scheduler.ts';
 
 /**
  * Private keys at rest: scrypt (N = 2^17, r = 8, p = 1: 128 MiB, the OWASP floor) derives a key from the
  * wallet password with a random salt; AES-256-GCM seals the private key with a random nonce, bound to the
  * row it belongs to through the additional data, so a sealed key copied to another row does not open.
  * The parameters travel with the ciphertext so they can be raised later without breaking old keys.
- * Node runs scrypt on its thread pool, off the event loop.
+ * Node runs scrypt on its thread pool, off the event loop; the KDF scheduler shares that pool fairly
+ * between users.
  */
 export interface SealedKey {
   v: 1;
@@ -26,9 +28,19 @@ export class WrongPasswordError extends Error {
   }
 }
 
-const PARAMS = { n: 2 ** 17, r: 8, p: 1 };
+interface ScryptCost {
+  n: number;
+  r: number;
+  p: number;
+}
 
-function deriveKey(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+const PARAMS: ScryptCost = { n: 2 ** 17, r: 8, p: 1 };
+
+function deriveKey(password: string, salt: Buffer, cost: ScryptCost, caller: KdfCaller): Promise<Buffer> {
+  return kdfScheduler.run(caller, () => scryptKey(password, salt, cost));
+}
+
+function scryptKey(password: string, salt: Buffer, { n, r, p }: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // maxmem must exceed 128 * n * r bytes.
     scrypt(
@@ -41,11 +53,19 @@ function deriveKey(password: string, salt: Buffer, n: number, r: number, p: numb
   });
 }
 
-/** Seals `secret` (raw key bytes) under `password`; `binding` names the owner row (user, chain, address). */
-export async function sealKey(secret: Uint8Array, password: string, binding: string): Promise<string> {
+/**
+ * Seals `secret` (raw key bytes) under `password`; `binding` names the owner row (user, chain, address);
+ * `caller` says whose turn on the KDF scheduler this is.
+ */
+export async function sealKey(
+  secret: Uint8Array,
+  password: string,
+  binding: string,
+  caller: KdfCaller = {},
+): Promise<string> {
   const salt = randomBytes(16);
   const nonce = randomBytes(12);
-  const key = await deriveKey(password, salt, PARAMS.n, PARAMS.r, PARAMS.p);
+  const key = await deriveKey(password, salt, PARAMS, caller);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(binding, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()]);
@@ -62,10 +82,15 @@ export async function sealKey(secret: Uint8Array, password: string, binding: str
 }
 
 /** Opens a sealed key; a wrong password (or a different binding) is a WrongPasswordError. */
-export async function openKey(stored: string, password: string, binding: string): Promise<Buffer> {
+export async function openKey(
+  stored: string,
+  password: string,
+  binding: string,
+  caller: KdfCaller = {},
+): Promise<Buffer> {
   const sealed = JSON.parse(stored) as SealedKey;
   if (sealed.v !== 1 || sealed.kdf !== 'scrypt') throw new Error(`unknown sealed key format v${sealed.v}`);
-  const key = await deriveKey(password, Buffer.from(sealed.salt, 'base64'), sealed.n, sealed.r, sealed.p);
+  const key = await deriveKey(password, Buffer.from(sealed.salt, 'base64'), sealed, caller);
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.nonce, 'base64'));
   decipher.setAAD(Buffer.from(binding, 'utf8'));
   decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));

@@ -108,7 +108,7 @@ export class EvmService {
     }
     let pair: Awaited<ReturnType<typeof importKeystore>>;
     try {
-      pair = await importKeystore(parsed, password);
+      pair = await importKeystore(parsed, password, { owner: userId });
     } catch (error) {
       if (error instanceof WrongPasswordError) throw new ApiError(401, 'Wrong password provided');
       throw error;
@@ -156,7 +156,7 @@ export class EvmService {
     const key = await wrongPassword(() =>
       this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
     );
-    return exportKeystore(key, password);
+    return exportKeystore(key, password, { caller: { owner: userId } });
   }
 
   async exportPrivateKey(

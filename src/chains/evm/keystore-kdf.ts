@@ -2,13 +2,15 @@
  * Key derivation for Web3 Secret Storage keystores: scrypt and PBKDF2-HMAC-SHA256. Node's crypto runs
  * them on the libuv thread pool, off the event loop; OpenSSL's scrypt refuses some legal parameter sets
  * (N >= 2^(16 r), e.g. the specification's own test vector N=2^18 r=1), and those fall back to
- * @noble/hashes' async scrypt, which yields to the event loop every few milliseconds.
+ * @noble/hashes' async scrypt, which yields to the event loop every few milliseconds. Either way the work
+ * waits its turn on the KDF scheduler, which shares the pool fairly between users.
  *
  * Imported files are untrusted: their parameters are bounded so a crafted keystore cannot take gigabytes
  * of memory or minutes of CPU.
  */
 import { pbkdf2 as nodePbkdf2, scrypt as nodeScrypt } from 'node:crypto';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
+import { type KdfCaller, kdfScheduler } from '../../custody/kdf-scheduler.ts';
 import { EvmInputError } from './errors.ts';
 
 export interface ScryptParams {
@@ -58,8 +60,17 @@ export function checkKdfParams(params: KdfParams): void {
   }
 }
 
-export async function deriveKey(password: Uint8Array, params: KdfParams): Promise<Uint8Array> {
+/** Checks the parameters at once (a bad file never waits in line), then derives on the caller's turn. */
+export async function deriveKey(
+  password: Uint8Array,
+  params: KdfParams,
+  caller: KdfCaller = {},
+): Promise<Uint8Array> {
   checkKdfParams(params);
+  return kdfScheduler.run(caller, () => derive(password, params));
+}
+
+async function derive(password: Uint8Array, params: KdfParams): Promise<Uint8Array> {
   if (params.kdf === 'pbkdf2') {
     return new Promise((resolve, reject) => {
       nodePbkdf2(password, params.salt, params.c, params.dklen, 'sha256', (error, key) =>

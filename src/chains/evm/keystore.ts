@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
+import type { KdfCaller } from '../../custody/kdf-scheduler.ts';
 import { WrongPasswordError } from '../../custody/key-vault.ts';
 import { EvmInputError } from './errors.ts';
 import { type EvmKeyPair, evmKeyFromPrivate } from './keys.ts';
@@ -43,14 +44,14 @@ const MAX_KEYSTORE_CHARS = 16_384;
 export async function exportKeystore(
   privateKeyHex: string,
   password: string,
-  options: { now?: Date } = {},
+  options: { now?: Date; caller?: KdfCaller } = {},
 ): Promise<ExportedKeystore> {
   if (typeof password !== 'string') throw new EvmInputError('password must be a string');
   const key = evmKeyFromPrivate(privateKeyHex);
   const salt = randomBytes(32);
   const iv = randomBytes(16);
   const params: KdfParams = { kdf: 'scrypt', ...KEYSTORE_SCRYPT, dklen: 32, salt };
-  const derived = await deriveKey(new TextEncoder().encode(password), params);
+  const derived = await deriveKey(new TextEncoder().encode(password), params, options.caller);
   const secret = hexToBytes(key.privateKey);
   try {
     const cipher = createCipheriv('aes-128-ctr', derived.subarray(0, 16), iv);
@@ -88,13 +89,19 @@ export async function exportKeystore(
  * Opens a keystore (JSON text or parsed object) as geth, ethers, MyEtherWallet and web3 write them:
  * `crypto` or `Crypto`, with or without `address`, keys shorter than 32 bytes left-padded as geth does.
  *
+ * `caller` says whose turn on the KDF scheduler the derivation takes.
+ *
  * @throws WrongPasswordError when the MAC does not match.
  * @throws EvmInputError for anything that is not a v3 keystore this can open.
  */
-export async function importKeystore(content: unknown, password: string): Promise<EvmKeyPair> {
+export async function importKeystore(
+  content: unknown,
+  password: string,
+  caller: KdfCaller = {},
+): Promise<EvmKeyPair> {
   if (typeof password !== 'string') throw new EvmInputError('password must be a string');
   const keystore = parseKeystore(content);
-  const derived = await openMac(keystore, password);
+  const derived = await openMac(keystore, password, caller);
   try {
     const decipher = createDecipheriv('aes-128-ctr', derived.subarray(0, 16), keystore.iv);
     const plain = new Uint8Array(Buffer.concat([decipher.update(keystore.ciphertext), decipher.final()]));
@@ -117,8 +124,12 @@ export async function importKeystore(content: unknown, password: string): Promis
 }
 
 /** The derived key a keystore's password gives (after the MAC check); for tests against published vectors. */
-export async function keystoreDerivedKey(content: unknown, password: string): Promise<Uint8Array> {
-  return openMac(parseKeystore(content), password);
+export async function keystoreDerivedKey(
+  content: unknown,
+  password: string,
+  caller: KdfCaller = {},
+): Promise<Uint8Array> {
+  return openMac(parseKeystore(content), password, caller);
 }
 
 export function keystoreFilename(address: string, date: Date): string {
@@ -138,11 +149,11 @@ interface ParsedKeystore {
  * The password as UTF-8 bytes, as geth and the specification take it; if that fails and NFKC changes
  * it, the normalized form, as ethers takes it.
  */
-async function openMac(keystore: ParsedKeystore, password: string): Promise<Uint8Array> {
+async function openMac(keystore: ParsedKeystore, password: string, caller: KdfCaller): Promise<Uint8Array> {
   const candidates = [password];
   if (password.normalize('NFKC') !== password) candidates.push(password.normalize('NFKC'));
   for (const candidate of candidates) {
-    const derived = await deriveKey(new TextEncoder().encode(candidate), keystore.kdf);
+    const derived = await deriveKey(new TextEncoder().encode(candidate), keystore.kdf, caller);
     const expected = mac(derived, keystore.ciphertext);
     if (timingSafeEqual(expected, keystore.mac)) return derived;
     derived.fill(0);
