@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHAIN_NAMES, type ChainName, NETWORKS, type Network } from './chains/types.ts';
+import type { KdfLimits } from './custody/kdf-scheduler.ts';
+import type { PasswordThrottleSettings } from './custody/password-throttle.ts';
 
 /** Quotas of a plan, per period. `null` means unlimited. */
 export interface PlanQuotas {
@@ -52,6 +54,10 @@ export interface Config {
     binanceUrl?: string;
     chainlinkFeeds?: string;
   };
+  /** Wrong-password counting and lockouts (the PASSWORD_* variables). */
+  passwordThrottle: PasswordThrottleSettings;
+  /** Key derivations at once, and how many one user may have waiting (the KDF_* variables). */
+  kdf: KdfLimits;
   /** Which background roles this process runs beside the API. */
   roles: { api: boolean; watcher: boolean; deliverer: boolean };
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
@@ -129,6 +135,11 @@ export function loadConfig(env: Env = process.env): Config {
     masterKey: merged['MASTER_KEY'],
     webhookAllowCidrs: list(merged['WEBHOOK_ALLOW_CIDRS']),
     roles: parseRoles(merged['ROLES']),
+    passwordThrottle: parsePasswordThrottle(merged),
+    kdf: {
+      concurrency: integer(merged, 'KDF_CONCURRENCY', 2, 1, 64),
+      maxQueuedPerOwner: integer(merged, 'KDF_MAX_QUEUED_PER_USER', 32, 1, 10_000),
+    },
     prices: {
       providers: merged['PRICE_PROVIDERS'],
       ...optional('coingeckoUrl', merged['COINGECKO_URL']),
@@ -161,6 +172,22 @@ function parseRoles(raw: string | undefined): Config['roles'] {
     api: roles.includes('api'),
     watcher: roles.includes('watcher'),
     deliverer: roles.includes('deliverer'),
+  };
+}
+
+/** Defaults: 5 per address, 20 per user, within 15 minutes; lockouts of 1 minute doubling up to 1 hour. */
+function parsePasswordThrottle(env: Env): PasswordThrottleSettings {
+  const lockoutSeconds = integer(env, 'PASSWORD_LOCKOUT_SECONDS', 60, 1, 86_400);
+  const maxLockoutSeconds = integer(env, 'PASSWORD_LOCKOUT_MAX_SECONDS', 3_600, 1, 7 * 86_400);
+  if (maxLockoutSeconds < lockoutSeconds) {
+    throw new ConfigError('PASSWORD_LOCKOUT_MAX_SECONDS', 'must be at least PASSWORD_LOCKOUT_SECONDS');
+  }
+  return {
+    maxFailuresPerAddress: integer(env, 'PASSWORD_MAX_FAILURES_PER_ADDRESS', 5, 1, 1_000),
+    maxFailuresPerUser: integer(env, 'PASSWORD_MAX_FAILURES_PER_USER', 20, 1, 100_000),
+    windowSeconds: integer(env, 'PASSWORD_FAILURE_WINDOW_SECONDS', 900, 1, 7 * 86_400),
+    lockoutSeconds,
+    maxLockoutSeconds,
   };
 }
 

@@ -6,7 +6,9 @@ import { CHAIN_FAMILIES, type ChainFamily } from './chains/families.ts';
 import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
 import { type Config, ConfigError } from './config.ts';
+import { kdfScheduler } from './custody/kdf-scheduler.ts';
 import { MasterKey } from './custody/master-key.ts';
+import { PasswordThrottle } from './custody/password-throttle.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import type { Logger } from './logger.ts';
 import {
@@ -55,6 +57,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     throw error;
   }
   const quotas = new QuotaService(store.db, store.dialect, now);
+  // One scheduler per process, as libuv's thread pool is.
+  kdfScheduler.configure(config.kdf);
+  const passwordThrottle = new PasswordThrottle(store.db, config.passwordThrottle, now);
   return {
     config,
     logger,
@@ -63,7 +68,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
     accounts: new AccountService(store.db, quotas, now),
-    wallets: new WalletService(store.db, quotas, now),
+    wallets: new WalletService(store.db, quotas, passwordThrottle, now),
     transactions: new TransactionLog(store.db, now),
     masterKey,
     webhooks: new WebhookService(

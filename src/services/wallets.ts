@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
 import { openKey, sealKey, WrongPasswordError } from '../custody/key-vault.ts';
+import type { PasswordTarget, PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 
@@ -47,12 +48,15 @@ export const MIN_PASSWORD_LENGTH = 8;
 /**
  * Custodial addresses per user, chain and network. A password-protected key is sealed (key-vault) and
  * usable only by its owner with that password; an unsecure address keeps no key at all: its private key
- * is returned once and the caller signs with it.
+ * is returned once and the caller signs with it. Every attempt to open a key with a password passes the
+ * throttle first (too many wrong ones answer 429 without deriving), and every key derivation takes the
+ * user's turn on the KDF scheduler.
  */
 export class WalletService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quotas: QuotaService,
+    private readonly throttle: PasswordThrottle,
     private readonly now: () => Date = () => new Date(),
   ) {
     quotas.registerCounter('addresses', async (db, userId) => {
@@ -92,7 +96,9 @@ export class WalletService {
     const sealed =
       password === undefined
         ? null
-        : await sealKey(Buffer.from(pair.privateKey, 'hex'), password, binding(scope, address));
+        : await sealKey(Buffer.from(pair.privateKey, 'hex'), password, binding(scope, address), {
+            owner: scope.userId,
+          });
     const now = this.now().toISOString();
     await this.db.transaction().execute(async (trx) => {
       await this.quotas.assertCapacity(scope.userId, 'addresses', trx);
@@ -155,7 +161,7 @@ export class WalletService {
     assertPasswordStrength('new_password', newPassword);
     const normalized = scope.codec.normalizeAddress(address);
     const secret = await this.unseal(scope, normalized, oldPassword);
-    const sealed = await sealKey(secret, newPassword, binding(scope, normalized));
+    const sealed = await sealKey(secret, newPassword, binding(scope, normalized), { owner: scope.userId });
     await this.db
       .updateTable('addresses')
       .set({ sealed_key: sealed, updated_at: this.now().toISOString() })
@@ -198,7 +204,10 @@ export class WalletService {
     return (await this.unseal(scope, normalized, proof.password)).toString('hex');
   }
 
+  /** Every path that opens a stored key with a password comes through here, and so through the throttle. */
   private async unseal(scope: WalletScope, address: string, password: string): Promise<Buffer> {
+    const target: PasswordTarget = { userId: scope.userId, binding: binding(scope, address) };
+    await this.throttle.assertAllowed(target);
     const row = await this.find(this.db, scope, address);
     if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
     if (row.sealed_key === null) {
@@ -207,7 +216,19 @@ export class WalletService {
         `Address ${address} is unsecure: its private key was never stored, sign with privatekey`,
       );
     }
-    return openKey(row.sealed_key, password, binding(scope, address));
+    let secret: Buffer;
+    try {
+      // Checked again when the derivation's turn comes: failures recorded while it waited count.
+      secret = await openKey(row.sealed_key, password, target.binding, {
+        owner: scope.userId,
+        admit: () => this.throttle.assertAllowed(target),
+      });
+    } catch (error) {
+      if (error instanceof WrongPasswordError) await this.throttle.recordFailure(target);
+      throw error;
+    }
+    await this.throttle.recordSuccess(target);
+    return secret;
   }
 
   private find(db: Kysely<Database>, scope: Omit<WalletScope, 'codec'>, address: string) {

@@ -21,6 +21,7 @@ export interface Database extends EvmNonceDatabase {
   notification_attempts: NotificationAttemptsTable;
   pending_events: PendingEventsTable;
   leases: LeasesTable;
+  password_failures: PasswordFailuresTable;
 }
 
 export interface UsersTable {
@@ -213,4 +214,16 @@ export interface LeasesTable {
   name: string;
   holder: string;
   expires_at: string;
+}
+
+export interface PasswordFailuresTable {
+  /** `address:<user>|<chain>|<network>|<address>` or `user:<id>`. */
+  subject: string;
+  /** Wrong passwords in the current window. */
+  failures: number;
+  window_ends_at: string;
+  /** Lockouts in a row, for the doubling; forgotten a day after the last one ended. */
+  lockouts: number;
+  locked_until: string | null;
+  updated_at: string;
 }

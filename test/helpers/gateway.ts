@@ -98,11 +98,13 @@ export interface GatewayOptions {
   /** A price service of the test's own in place of the configured one. */
   prices?: PriceService;
   routes?: ((app: FastifyInstance) => Promise<void>)[];
+  /** Run on this database (e.g. to restart on it) instead of a fresh one; the caller drops it. */
+  database?: TestDatabase;
 }
 
 /** A real gateway listening on 127.0.0.1 on the test database, with its logs captured. */
 export async function startGateway(options: GatewayOptions = {}): Promise<TestGateway> {
-  const database = freshDatabase();
+  const database = options.database ?? freshDatabase();
   const config = loadConfig({ LOG_LEVEL: 'info', ...database.env, ...options.env });
   const logLines: string[] = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => logLines.push(line) });
@@ -134,7 +136,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<TestGa
     async close() {
       await app.close();
       await closeContext(ctx);
-      await database.drop();
+      if (options.database === undefined) await database.drop();
     },
   };
 }

@@ -3,6 +3,7 @@ import { foundation } from './0001_foundation.ts';
 import { custody } from './0002_custody.ts';
 import { evmNonces } from './0003_evm_nonces.ts';
 import { webhooks } from './0004_webhooks.ts';
+import { passwordThrottle } from './0005_password_throttle.ts';
 
 /** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_custody': custody,
   '0003_evm_nonces': evmNonces,
   '0004_webhooks': webhooks,
+  '0005_password_throttle': passwordThrottle,
 };
