@@ -1,3 +1,4 @@
+import { isEvmAddress } from '../chains/evm/keys.ts';
 import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
 import type { ChainName } from '../chains/types.ts';
 
@@ -17,7 +18,8 @@ export interface ChainWebhookRules {
 const evm = (types: readonly string[], aliases?: Record<string, string>): ChainWebhookRules => ({
   types,
   ...(aliases ? { aliases } : {}),
-  isAddress: (a) => /^0x[0-9a-fA-F]{40}$/.test(a),
+  // 0x required; mixed case must carry a valid EIP-55 checksum, so a typo is refused, not watched.
+  isAddress: (a) => a.startsWith('0x') && isEvmAddress(a),
   normalize: (a) => a.toLowerCase(),
   hasContracts: true,
 });

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
 import type { EvmChainName } from '../../src/chains/evm/chains.ts';
-import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 /** The EVM routes through the real HTTP API against real anvil nodes, one per chain, with their chain ids. */
 const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
@@ -22,9 +22,25 @@ async function newAddress(chain: EvmChainName, password?: string) {
   return res.body.data[0] as { address: string; publicKey: string; privateKey?: string };
 }
 
+/** The address with the case of one letter flipped: the same account typed with a wrong EIP-55 checksum. */
+function mistyped(address: string): string {
+  const at = address.slice(2).search(/[a-fA-F]/) + 2;
+  const letter = address[at]!;
+  const flipped = letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase();
+  return `${address.slice(0, at)}${flipped}${address.slice(at + 1)}`;
+}
+
+function expectChecksumRefusal(res: ApiResponse, field: string) {
+  expect(res.status, res.text).toBe(422);
+  expect(res.body.message).toBe('Data validation failed');
+  expect(res.body.errors).toEqual([
+    { field, message: `The ${field} field has an invalid EIP-55 checksum (a typo?).` },
+  ]);
+}
+
 beforeAll(async () => {
   const started = await Promise.all(CHAINS.map((chain) => startEvmDevnet({ chain })));
-  const env: Record<string, string> = { NODE_RETRIES: '1' };
+  const env: Record<string, string> = { NODE_RETRIES: '1', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' };
   for (const devnet of started) {
     devnets[devnet.chain] = devnet;
     env[`${devnet.chain.toUpperCase()}_MAINNET_URLS`] = devnet.url;
@@ -60,6 +76,97 @@ describe.each(CHAINS)('%s', (chain) => {
       status: 'SUCCESS',
       to: to.address.toLowerCase(),
     });
+  });
+});
+
+describe.each(CHAINS)('%s refuses a mistyped (wrong EIP-55 checksum) address', (chain) => {
+  it('on sends, before anything is read or signed', async () => {
+    const from = await newAddress(chain);
+    const to = await newAddress(chain);
+    const usdt = devnets[chain].tokens.erc20.USDT;
+    const nft = devnets[chain].tokens.erc721.NFT;
+    const base = { from: from.address, to: to.address, privatekey: from.privateKey! };
+    const recorded = (await api(chain, 'GET', '/transactions')).body.total;
+    for (const field of ['from', 'to'] as const) {
+      const native = await api(chain, 'POST', '/transactions', {
+        json: { ...base, amount: '0.1', [field]: mistyped(base[field]) },
+      });
+      expectChecksumRefusal(native, field);
+    }
+    const erc20 = await api(chain, 'POST', '/transactions/erc20', {
+      form: { ...base, amount: '1', contractaddress: mistyped(usdt) },
+    });
+    expectChecksumRefusal(erc20, 'contractaddress');
+    const erc721 = await api(chain, 'POST', '/transactions/erc721', {
+      json: { ...base, tokenId: '1', contractaddress: mistyped(nft) },
+    });
+    expectChecksumRefusal(erc721, 'contractaddress');
+    // Refused as input, like any malformed field: nothing reaches the history.
+    expect((await api(chain, 'GET', '/transactions')).body.total).toBe(recorded);
+  });
+
+  it('on builds; lower and upper case carry no checksum and are built', async () => {
+    const from = devnets[chain].accounts[1]!.address;
+    const to = (await newAddress(chain)).address;
+    expectChecksumRefusal(
+      await api(chain, 'POST', '/transactions/build', { json: { from, to: mistyped(to), amount: '0.1' } }),
+      'to',
+    );
+    expectChecksumRefusal(
+      await api(chain, 'POST', '/transactions/build', {
+        json: { from, to, contractaddress: mistyped(devnets[chain].tokens.erc20.USDT), amount: '1' },
+      }),
+      'contractaddress',
+    );
+    for (const [sender, receiver] of [
+      [from.toLowerCase(), to.toLowerCase()],
+      [`0x${from.slice(2).toUpperCase()}`, `0x${to.slice(2).toUpperCase()}`],
+    ]) {
+      const built = await api(chain, 'POST', '/transactions/build', {
+        json: { from: sender, to: receiver, amount: '0.1' },
+      });
+      expect(built.status, built.text).toBe(200);
+    }
+  });
+
+  it('in route paths: balances, token reads, NFT reads, addresses', async () => {
+    const mine = await newAddress(chain, PASSWORD);
+    const usdt = devnets[chain].tokens.erc20.USDT;
+    const nft = devnets[chain].tokens.erc721.NFT;
+    expectChecksumRefusal(await api(chain, 'GET', `/balances/${mistyped(mine.address)}`), 'address');
+    expectChecksumRefusal(
+      await api(chain, 'GET', `/balances/${mine.address}/erc20/${mistyped(usdt)}`),
+      'contract',
+    );
+    expectChecksumRefusal(await api(chain, 'GET', `/erc20/${mistyped(usdt)}`), 'contract');
+    expectChecksumRefusal(await api(chain, 'GET', `/nfts/${mistyped(nft)}/owner/1`), 'contract');
+    expectChecksumRefusal(
+      await api(chain, 'POST', `/addresses/export/${mistyped(mine.address)}/privatekey`, {
+        json: { password: PASSWORD },
+      }),
+      'address',
+    );
+    expectChecksumRefusal(await api(chain, 'DELETE', `/addresses/${mistyped(mine.address)}`), 'address');
+    expect((await api(chain, 'GET', `/balances/${mine.address.toLowerCase()}`)).status).toBe(200);
+  });
+
+  it('on webhook creation (from, to, contractaddress); lower case is accepted', async () => {
+    const watched = (await newAddress(chain)).address;
+    const contract = devnets[chain].tokens.erc20.USDT;
+    const url = 'http://127.0.0.1:9/hook';
+    for (const [field, value] of [
+      ['to', watched],
+      ['from', watched],
+      ['contractaddress', contract],
+    ] as const) {
+      const res = await api(chain, 'POST', '/webhooks', { json: { url, [field]: mistyped(value) } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toEqual([{ field, message: expect.any(String) }]);
+      const lower = await api(chain, 'POST', '/webhooks', { json: { url, [field]: value.toLowerCase() } });
+      expect(lower.status, lower.text).toBe(201);
+      const checksummed = await api(chain, 'POST', '/webhooks', { json: { url, [field]: value } });
+      expect(checksummed.status, checksummed.text).toBe(201);
+    }
   });
 });
 

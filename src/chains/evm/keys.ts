@@ -24,18 +24,47 @@ export interface EvmKeyPair extends ChainKeyPair {
 }
 
 /**
- * True for 40 hex digits, optional 0x, any case. A mixed-case address with a wrong EIP-55 checksum is
- * accepted too, like the API it is compatible with; `checksumAddress` gives the canonical form.
+ * What is wrong with an address as typed, or null when it can be used: `format` when it is not 40 hex
+ * digits (optional 0x); `checksum` when it is mixed case and the case is not its EIP-55 checksum, which
+ * is how a typo shows. All lower or all upper case carries no checksum and is accepted, as geth and
+ * ethers accept it.
  */
-export function isEvmAddress(address: unknown): address is string {
-  return typeof address === 'string' && ADDRESS.test(address);
+export type EvmAddressProblem = 'format' | 'checksum';
+
+export function evmAddressProblem(address: unknown): EvmAddressProblem | null {
+  if (typeof address !== 'string' || !ADDRESS.test(address)) return 'format';
+  const hex = address.replace(/^0x/, '');
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return null;
+  return getAddress(`0x${hex.toLowerCase()}`).slice(2) === hex ? null : 'checksum';
 }
 
-/** EIP-55 form of an address given in any case, with or without 0x. */
+/** True for an address `evmAddressProblem` finds nothing wrong with. */
+export function isEvmAddress(address: unknown): address is string {
+  return evmAddressProblem(address) === null;
+}
+
+/**
+ * The field error for an address field, or null when the address is fine. It never repeats the input
+ * (a key pasted into the wrong field must not come back in an error), nor the checksummed form of a
+ * mistyped address, which would invite copying the typo.
+ */
+export function evmAddressFieldMessage(field: string, address: unknown): string | null {
+  switch (evmAddressProblem(address)) {
+    case null:
+      return null;
+    case 'checksum':
+      return `The ${field} field has an invalid EIP-55 checksum (a typo?).`;
+    default:
+      return `The ${field} field must be an EVM address (0x and 40 hex digits).`;
+  }
+}
+
+/** EIP-55 form of an address given in any case, with or without 0x; a wrong checksum is refused. */
 export function checksumAddress(address: string): Address {
-  if (!isEvmAddress(address)) throw new EvmInputError(`${String(address)} is not an EVM address`);
-  const hex = address.replace(/^0x/, '').toLowerCase();
-  return getAddress(`0x${hex}`);
+  const problem = evmAddressProblem(address);
+  if (problem === 'checksum') throw new EvmInputError(`${address} has an invalid EIP-55 checksum`);
+  if (problem !== null) throw new EvmInputError('not an EVM address (0x and 40 hex digits)');
+  return getAddress(`0x${address.replace(/^0x/, '').toLowerCase()}`);
 }
 
 /** A fresh random key pair (noble draws from the platform CSPRNG). */

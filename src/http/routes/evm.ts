@@ -2,14 +2,20 @@ import { type TObject, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../chains/evm/chains.ts';
-import { invalidField } from '../../errors.ts';
+import { evmAddressFieldMessage } from '../../chains/evm/keys.ts';
+import { type FieldError, invalidField, validationFailed } from '../../errors.ts';
 import { EvmService } from '../../services/evm.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
 import { routeSchema } from '../route-schema.ts';
 import { HistoryRecord } from './history-record.ts';
 
-const Address = Type.String({ pattern: '^(0x)?[0-9a-fA-F]{40}$', description: 'EVM address, any case' });
+const Address = Type.String({
+  pattern: '^(0x)?[0-9a-fA-F]{40}$',
+  description: 'EVM address: lower case, upper case, or mixed case with a valid EIP-55 checksum',
+});
+/** Where an EVM address sits in these routes' requests: the pattern checks its shape, not its checksum. */
+const ADDRESS_FIELDS = { body: ['from', 'to', 'contractaddress'], params: ['address', 'contract'] } as const;
 const Hash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Transaction hash' });
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description: "Amount in the asset's units (ETH, BNB, POL, or the token's decimals)",
@@ -64,7 +70,14 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
     path: string,
     doc: Parameters<typeof routeSchema>[0],
     handler: (request: Req, reply: FastifyReply) => Promise<unknown>,
-  ) => app.route({ method, url: `${base}${path}`, schema: routeSchema(doc), handler: handler as never });
+  ) =>
+    app.route({
+      method,
+      url: `${base}${path}`,
+      schema: routeSchema(doc),
+      preHandler: refuseMistypedAddresses,
+      handler: handler as never,
+    });
   const net = (r: Req) => r.network;
 
   route(
@@ -532,4 +545,28 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
         'URI fetched',
       ),
   );
+}
+
+/**
+ * Runs after schema validation: a mixed-case address whose EIP-55 checksum is wrong is a typo, and a
+ * JSON-schema pattern cannot compute a checksum. Refused before anything is read, signed or stored.
+ */
+async function refuseMistypedAddresses(request: FastifyRequest): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const [part, fields] of [
+    [request.body, ADDRESS_FIELDS.body],
+    [request.params, ADDRESS_FIELDS.params],
+  ] as const) {
+    const values = objectOf(part);
+    for (const field of fields) {
+      if (values[field] === undefined) continue;
+      const message = evmAddressFieldMessage(field, values[field]);
+      if (message !== null) errors.push({ field, message });
+    }
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+function objectOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? Object.fromEntries(Object.entries(value)) : {};
 }

@@ -23,6 +23,7 @@ import {
   unsignedTransaction,
   withTransactionNonce,
 } from '../../../src/chains/evm/index.ts';
+import { evmAddressFieldMessage, evmAddressProblem } from '../../../src/chains/evm/keys.ts';
 import vectors from '../../vectors/evm_vectors.json' with { type: 'json' };
 
 interface TxVector {
@@ -68,6 +69,36 @@ describe('EVM keys and addresses (vectors)', () => {
       expect(isEvmAddress(bad)).toBe(false);
       expect(() => checksumAddress(bad)).toThrow(EvmInputError);
     }
+  });
+
+  it('refuses a mixed-case address whose EIP-55 checksum is wrong: a typo', () => {
+    const address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+    // One letter's case flipped, and one digit changed under the original checksum.
+    for (const typo of [
+      '0xf39fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267',
+    ]) {
+      expect(evmAddressProblem(typo)).toBe('checksum');
+      expect(isEvmAddress(typo)).toBe(false);
+      expect(() => checksumAddress(typo)).toThrow(/invalid EIP-55 checksum/);
+      expect(evmAddressFieldMessage('to', typo)).toBe(
+        'The to field has an invalid EIP-55 checksum (a typo?).',
+      );
+    }
+    // No checksum to check: all lower or all upper case, digits only.
+    for (const plain of [
+      address.toLowerCase(),
+      `0x${address.slice(2).toUpperCase()}`,
+      `0x${'1'.repeat(40)}`,
+    ]) {
+      expect(evmAddressProblem(plain)).toBeNull();
+      expect(evmAddressFieldMessage('to', plain)).toBeNull();
+    }
+    // A format error never repeats the input (it may be a key pasted into the wrong field).
+    const key = `0x${'ab'.repeat(32)}`;
+    expect(evmAddressProblem(key)).toBe('format');
+    expect(evmAddressFieldMessage('to', key)).not.toContain('abab');
+    expect(evmAddressProblem(42)).toBe('format');
   });
 
   it('generates distinct valid keys', () => {
