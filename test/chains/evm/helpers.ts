@@ -49,7 +49,7 @@ export async function freshNonceDatabase(dialect: NonceDialect): Promise<NonceDa
     };
   };
   const first = await open();
-  await migrate(first.db);
+  await migrate(first.db, pgSchema);
   return {
     ...first,
     close: async () => {
@@ -62,11 +62,13 @@ export async function freshNonceDatabase(dialect: NonceDialect): Promise<NonceDa
   };
 }
 
+/** On Postgres the migration tables go in the test's own schema, as the store puts them (store.ts). */
 // biome-ignore lint/suspicious/noExplicitAny: see above
-async function migrate(db: Kysely<any>): Promise<void> {
+async function migrate(db: Kysely<any>, pgSchema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => ({ '0003_evm_nonces': evmNonces }) },
+    ...(pgSchema === undefined ? {} : { migrationTableSchema: pgSchema }),
   });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
