@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kdfScheduler } from '../../src/custody/kdf-scheduler.ts';
+import {
+  type ApiResponse,
+  freshDatabase,
+  type RequestOptions,
+  startGateway,
+  type TestDatabase,
+  type TestGateway,
+} from '../helpers/gateway.ts';
+
+/**
+ * Wrong wallet passwords through the real HTTP API: lockouts per address and per user (429 with
+ * Retry-After, answered without running scrypt), kept in the database across a restart, doubling up to
+ * a cap, reset by a right password; and one user's flood of key work not slowing another's export.
+ * Keys are sealed with the real scrypt (N=2^17), so the counts stay small.
+ */
+const PASSWORD = 'correct horse battery';
+/** Each scrypt takes about half a second alone, several on a machine busy with other work. */
+const SLOW = 180_000;
+const WRONG = 'not the password at all';
+
+/** No node is reachable: the routes under test never need one. */
+const NO_NODES = {
+  TRON_MAINNET_URLS: 'http://127.0.0.1:9',
+  TRON_TESTNET_URLS: 'http://127.0.0.1:9',
+  ETHEREUM_MAINNET_URLS: 'http://127.0.0.1:9',
+  ETHEREUM_TESTNET_URLS: 'http://127.0.0.1:9',
+  NODE_RETRIES: '0',
+};
+
+/** A clock the tests move forward to end lockouts without waiting. */
+let offsetMs = 0;
+const now = () => new Date(Date.now() + offsetMs);
+const advance = (seconds: number) => {
+  offsetMs += seconds * 1000;
+};
+
+async function timed(work: Promise<ApiResponse>): Promise<ApiResponse & { ms: number }> {
+  const started = performance.now();
+  const res = await work;
+  return { ...res, ms: performance.now() - started };
+}
+
+function client(gw: () => TestGateway, token: string) {
+  const tron = (method: string, path: string, options: RequestOptions = {}) =>
+    gw().request(method, `/api/v2/tron${path}`, { token, ...options });
+  return {
+    tron,
+    ethereum: (method: string, path: string, options: RequestOptions = {}) =>
+      gw().request(method, `/api/v2/ethereum${path}`, { token, ...options }),
+    async newTronAddress(): Promise<string> {
+      const res = await tron('POST', '/addresses', { json: { password: PASSWORD } });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data[0].address;
+    },
+    exportTron: (address: string, password: string) =>
+      timed(tron('POST', `/addresses/export/${address}`, { json: { password } })),
+  };
+}
+
+function expectLockout(res: ApiResponse, scope: 'for this address' | 'on this account', seconds: number) {
+  expect(res.status, res.text).toBe(429);
+  expect(res.headers.get('retry-after')).toBe(String(seconds));
+  expect(res.body).toMatchObject({
+    status: 429,
+    ok: false,
+    message: `Too many wrong passwords ${scope}; try again in ${seconds} seconds`,
+  });
+}
+
+describe('wrong-password lockouts', { timeout: SLOW }, () => {
+  // Small limits keep the number of real scrypt runs down; the window is short so that the per-user count
+  // of one test's earlier failures is gone once the clock has moved past a lockout.
+  const env = {
+    ...NO_NODES,
+    PASSWORD_MAX_FAILURES_PER_ADDRESS: '3',
+    PASSWORD_MAX_FAILURES_PER_USER: '6',
+    PASSWORD_FAILURE_WINDOW_SECONDS: '60',
+    PASSWORD_LOCKOUT_SECONDS: '60',
+    PASSWORD_LOCKOUT_MAX_SECONDS: '150',
+  };
+  let database: TestDatabase;
+  let gw: TestGateway;
+  const current = () => gw;
+
+  beforeAll(async () => {
+    database = freshDatabase();
+    gw = await startGateway({ env, now, database });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await database?.drop();
+  });
+
+  it('locks an address after N wrong passwords: 429 with Retry-After, no scrypt run, the right password too', async () => {
+    const { token } = await gw.userToken();
+    const api = client(current, token);
+    const address = await api.newTronAddress();
+    const wrongTimes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await api.exportTron(address, WRONG);
+      expect(res.status, res.text).toBe(401);
+      expect(res.body.message).toBe('Wrong password provided');
+      wrongTimes.push(res.ms);
+    }
+    const scryptMs = Math.min(...wrongTimes);
+
+    const locked = await api.exportTron(address, WRONG);
+    expectLockout(locked, 'for this address', 60);
+    // Answered from the counters alone: a small fraction of one key derivation.
+    expect(locked.ms).toBeLessThan(scryptMs / 4);
+
+    const right = await api.exportTron(address, PASSWORD);
+    expectLockout(right, 'for this address', 60);
+    expect(right.ms).toBeLessThan(scryptMs / 4);
+    const change = await api.tron('PUT', `/addresses/${address}`, {
+      json: { old_password: PASSWORD, new_password: 'another good password' },
+    });
+    expectLockout(change, 'for this address', 60);
+
+    // Another address of the same user is not locked.
+    const other = await api.newTronAddress();
+    expect((await api.exportTron(other, PASSWORD)).status).toBe(200);
+  });
+
+  it('throttles sends, private key and keystore exports alike (EVM)', async () => {
+    const { token } = await gw.userToken();
+    const api = client(current, token);
+    const created = await api.ethereum('POST', '/addresses', { json: { password: PASSWORD } });
+    expect(created.status, created.text).toBe(201);
+    const from = created.body.data[0].address as string;
+    const to = '0x000000000000000000000000000000000000dEaD';
+    const send = (password: string) =>
+      api.ethereum('POST', '/transactions', { json: { from, to, amount: '0.001', password } });
+    for (let i = 0; i < 3; i++) expect((await send(WRONG)).status).toBe(401);
+    expectLockout(await send(PASSWORD), 'for this address', 60);
+    expectLockout(
+      await api.ethereum('POST', `/addresses/export/${from}`, { json: { password: PASSWORD } }),
+      'for this address',
+      60,
+    );
+    expectLockout(
+      await api.ethereum('POST', `/addresses/export/${from}/privatekey`, { json: { password: PASSWORD } }),
+      'for this address',
+      60,
+    );
+  });
+
+  it('keeps a lockout across a restart on the same database', async () => {
+    const { token } = await gw.userToken();
+    const api = client(current, token);
+    const address = await api.newTronAddress();
+    for (let i = 0; i < 3; i++) expect((await api.exportTron(address, WRONG)).status).toBe(401);
+
+    await gw.close();
+    gw = await startGateway({ env, now, database });
+
+    const res = await api.exportTron(address, PASSWORD);
+    expect(res.status, res.text).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    advance(61);
+    const after = await api.exportTron(address, PASSWORD);
+    expect(after.status, after.text).toBe(200);
+  });
+
+  it('doubles each lockout in a row up to the cap; a right password starts the address afresh', async () => {
+    const { token } = await gw.userToken();
+    const api = client(current, token);
+    const address = await api.newTronAddress();
+    const failTimes = async (count: number) => {
+      for (let i = 0; i < count; i++) expect((await api.exportTron(address, WRONG)).status).toBe(401);
+    };
+
+    await failTimes(3);
+    expectLockout(await api.exportTron(address, WRONG), 'for this address', 60);
+    advance(61);
+    await failTimes(3);
+    expectLockout(await api.exportTron(address, WRONG), 'for this address', 120);
+    advance(121);
+    await failTimes(3);
+    expectLockout(await api.exportTron(address, WRONG), 'for this address', 150);
+    advance(151);
+
+    expect((await api.exportTron(address, PASSWORD)).status).toBe(200);
+    await failTimes(2);
+    expect((await api.exportTron(address, PASSWORD)).status).toBe(200);
+    // Four wrong ones since the lockout, but the right one in between reset the count.
+    await failTimes(2);
+    // The third in a row locks again, for the first lockout's length: the doubling was forgotten too.
+    await failTimes(1);
+    expectLockout(await api.exportTron(address, PASSWORD), 'for this address', 60);
+    advance(61);
+  });
+
+  it('locks all of a user’s addresses after N wrong passwords spread over several, and no one else', async () => {
+    const { token } = await gw.userToken();
+    const api = client(current, token);
+    const [a, b, c] = [await api.newTronAddress(), await api.newTronAddress(), await api.newTronAddress()];
+    // Two per address stays under the per-address limit (3); the sixth in all reaches the user's (6).
+    for (const address of [a, b, c]) {
+      for (let i = 0; i < 2; i++) expect((await api.exportTron(address, WRONG)).status).toBe(401);
+    }
+
+    const res = await api.exportTron(c, PASSWORD);
+    expectLockout(res, 'on this account', 60);
+
+    const { token: otherToken } = await gw.userToken();
+    const other = client(current, otherToken);
+    expect((await other.exportTron(await other.newTronAddress(), PASSWORD)).status).toBe(200);
+    advance(61);
+    expect((await api.exportTron(c, PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('fair key derivation', { timeout: SLOW }, () => {
+  let gw: TestGateway;
+  const current = () => gw;
+
+  beforeAll(async () => {
+    // Throttling would cut the flood short: here it must keep the KDF scheduler busy.
+    gw = await startGateway({
+      env: { ...NO_NODES, PASSWORD_MAX_FAILURES_PER_ADDRESS: '1000', PASSWORD_MAX_FAILURES_PER_USER: '1000' },
+    });
+  });
+  afterAll(() => gw?.close());
+
+  it("serves one user's export next while another floods 30 wrong-password exports", async () => {
+    const flooder = client(current, (await gw.userToken()).token);
+    const victim = client(current, (await gw.userToken()).token);
+    const floodAddress = await flooder.newTronAddress();
+    const address = await victim.newTronAddress();
+
+    const solo: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await victim.exportTron(address, PASSWORD);
+      expect(res.status, res.text).toBe(200);
+      solo.push(res.ms);
+    }
+    const soloMs = Math.max(...solo);
+
+    const flood = Array.from({ length: 30 }, () => flooder.exportTron(floodAddress, WRONG));
+    // Start measuring once the flood is queued behind the scheduler's slots.
+    const queuedBy = Date.now() + 10_000;
+    while (kdfScheduler.load().waiting < 20 && Date.now() < queuedBy) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(kdfScheduler.load().waiting).toBeGreaterThanOrEqual(20);
+
+    const loaded = await victim.exportTron(address, PASSWORD);
+    expect(loaded.status, loaded.text).toBe(200);
+    const stillQueued = kdfScheduler.load().waiting;
+
+    const answers = await Promise.all(flood);
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(401));
+    const floodMs = Math.max(...answers.map((r) => r.ms));
+    // What one derivation took while the flood ran (31 jobs, two at a time): the machine's load included.
+    const derivationMs = floodMs / (31 / 2);
+    console.log(
+      `export alone ${soloMs.toFixed(0)} ms, beside a 30-job flood ${loaded.ms.toFixed(0)} ms` +
+        ` (x${(loaded.ms / soloMs).toFixed(2)}); one derivation under the flood ${derivationMs.toFixed(0)} ms,` +
+        ` the whole flood ${floodMs.toFixed(0)} ms`,
+    );
+    // About two derivations (one slot to free, then its own), where first come, first served would have
+    // put it behind the whole flood (some 14 derivations, 25 times the solo export). The margins absorb a
+    // machine loaded by other work.
+    expect(loaded.ms).toBeLessThan(derivationMs * 3);
+    expect(loaded.ms).toBeLessThan(soloMs * 6);
+    // The victim's export finished while much of the flood still waited.
+    expect(stillQueued).toBeGreaterThan(5);
+  });
+});
