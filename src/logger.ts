@@ -11,25 +11,96 @@ const SECRET_TEXT = [/\bswy_[A-Za-z0-9_-]{8,}/g, /\bwhsec_[A-Za-z0-9+/=_-]{8,}/g
 
 const REDACTED = '[redacted]';
 
+/**
+ * A log call copies at most this much of what it is given: a request can make the gateway log an object
+ * graph of any size (a parser error holding every part it read), and walking it must stay cheap.
+ */
+const LIMITS = { depth: 4, nodes: 100, keys: 30, string: 2_048 };
+
 export function scrubString(text: string): string {
-  let out = text;
+  const short = text.length > LIMITS.string ? `${text.slice(0, LIMITS.string)}…[truncated]` : text;
+  let out = short;
   for (const pattern of SECRET_TEXT) out = out.replace(pattern, REDACTED);
   return out;
 }
 
-/** Copies `value` with secret fields replaced and secret-looking text masked. */
-export function scrubSecrets(value: unknown, depth = 0): unknown {
+/** Copies `value` with secret fields replaced and secret-looking text masked, bounded by LIMITS. */
+export function scrubSecrets(value: unknown): unknown {
+  return boundedCopy(value, 0, { nodes: LIMITS.nodes });
+}
+
+function boundedCopy(value: unknown, depth: number, budget: { nodes: number }): unknown {
   if (typeof value === 'string') return scrubString(value);
-  if (value === null || typeof value !== 'object' || depth > 8) return value;
-  if (Array.isArray(value)) return value.map((item) => scrubSecrets(item, depth + 1));
-  if (value instanceof Error) {
-    return { type: value.name, message: scrubString(value.message), stack: scrubString(value.stack ?? '') };
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return serializeError(value);
+  if (depth >= LIMITS.depth || budget.nodes <= 0) return '[…]';
+  budget.nodes--;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, LIMITS.keys).map((item) => boundedCopy(item, depth + 1, budget));
+    if (value.length > LIMITS.keys) items.push(`…${value.length - LIMITS.keys} more`);
+    return items;
   }
+  return copyObject(value, depth, budget);
+}
+
+/** `passThrough` keys keep their value as it is: pino's serializers reduce them afterwards. */
+function copyObject(
+  value: object,
+  depth: number,
+  budget: { nodes: number },
+  passThrough: ReadonlySet<string> = NONE,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_FIELD.test(key) ? REDACTED : scrubSecrets(item, depth + 1);
+  let kept = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (kept++ >= LIMITS.keys) {
+      out['…'] = 'more keys left out';
+      break;
+    }
+    const item = (value as Record<string, unknown>)[key];
+    if (passThrough.has(key)) out[key] = item;
+    else out[key] = SECRET_FIELD.test(key) ? REDACTED : boundedCopy(item, depth + 1, budget);
   }
   return out;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** What a log line keeps of an error: never its own enumerable fields, which may hold anything. */
+export function serializeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: scrubString(String(error)) };
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  return {
+    type: error.name,
+    message: scrubString(error.message),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof statusCode === 'number' ? { statusCode } : {}),
+    stack: scrubString(error.stack ?? ''),
+    ...(error.cause instanceof Error ? { cause: scrubString(error.cause.message) } : {}),
+  };
+}
+
+/** Keys pino hands to the serializers below; the log hook leaves them to those. */
+const SERIALIZED = new Set(['req', 'res', 'err']);
+
+const serializers = {
+  req: (request: { method?: string; url?: string; id?: string; ip?: string }) => ({
+    method: request.method,
+    url: scrubString(String(request.url ?? '').slice(0, 512)),
+    id: request.id,
+    remoteAddress: request.ip,
+  }),
+  res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+  err: serializeError,
+};
+
+function scrubArgument(arg: unknown): unknown {
+  if (arg === null || typeof arg !== 'object' || arg instanceof Error || Array.isArray(arg)) {
+    return arg instanceof Error ? arg : scrubSecrets(arg);
+  }
+  return copyObject(arg, 0, { nodes: LIMITS.nodes }, SERIALIZED);
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -38,11 +109,11 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       level,
       base: { service: 'switchyard' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: REDACTED },
+      serializers,
       hooks: {
         // Every argument of every log call passes through here, messages included.
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => scrubSecrets(arg)) as Parameters<typeof method>);
+          method.apply(this, args.map(scrubArgument) as Parameters<typeof method>);
         },
       },
     },
