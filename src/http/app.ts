@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { registerBodyParsers } from './body-parsers.ts';
-import { registerErrorHandling } from './error-handling.ts';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './error-handling.ts';
 import { instrumentRequests } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
@@ -13,6 +13,8 @@ import { healthRoutes } from './routes/health.ts';
 import { pricesRoutes } from './routes/prices.ts';
 import { tronRoutes } from './routes/tron/index.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { strictValidatorCompiler } from './strict-validation.ts';
+import { refuseNulCharacters } from './text-guard.ts';
 
 export const API_VERSION = '2.1.0';
 
@@ -38,13 +40,14 @@ export async function buildApp(
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false },
-    },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
+  app.setValidatorCompiler(strictValidatorCompiler());
 
   registerErrorHandling(app, (chain) => ctx.registry.supports(chain));
   await registerBodyParsers(app, ctx.config.bodyLimitBytes);
+  refuseNulCharacters(app);
   await registerOpenApi(app, API_VERSION);
   registerRequestContext(app, ctx);
   instrumentRequests(app, ctx.metrics);

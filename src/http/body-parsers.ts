@@ -1,10 +1,20 @@
+import { parse as parseQueryString } from 'node:querystring';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors.ts';
-import { JsonSyntaxError, parseJsonKeepingNumberText } from './json-body.ts';
+import { ApiError, invalidField } from '../errors.ts';
+import { DuplicateKeyError, JsonSyntaxError, parseJsonKeepingNumberText } from './json-body.ts';
 
-/** JSON (numbers keep their text when a double would round them), urlencoded and multipart bodies. */
+/** The most fields a form (urlencoded or multipart) body may carry; the widest route takes about 15. */
+export const MAX_FORM_FIELDS = 64;
+/** Files in one multipart body (a keystore may be uploaded as one). */
+export const MAX_FORM_FILES = 2;
+
+/**
+ * JSON (numbers keep their text when a double would round them), urlencoded and multipart bodies, each
+ * bounded in size and field count. Bodies are parsed only after the token is checked (request-context
+ * answers 401 in onRequest, before any parsing), so an anonymous request costs no parsing at all.
+ */
 export async function registerBodyParsers(app: FastifyInstance, bodyLimit: number): Promise<void> {
   // Only the three encodings the API documents; anything else is a 415.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -14,14 +24,45 @@ export async function registerBodyParsers(app: FastifyInstance, bodyLimit: numbe
     try {
       done(null, parseJsonKeepingNumberText(text));
     } catch (error) {
-      const message = error instanceof JsonSyntaxError ? error.message : 'Malformed JSON body';
-      done(new ApiError(400, message), undefined);
+      done(bodyError(error), undefined);
     }
   });
-  await app.register(formbody, { bodyLimit });
+  await app.register(formbody, { bodyLimit, parser: parseForm });
   // Fields arrive as plain values beside each other, like the other two encodings; files as Buffers.
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: { fileSize: bodyLimit, files: 4, fields: 200, parts: 220, fieldSize: bodyLimit },
+    limits: {
+      fileSize: bodyLimit,
+      files: MAX_FORM_FILES,
+      fields: MAX_FORM_FIELDS,
+      parts: MAX_FORM_FIELDS + MAX_FORM_FILES,
+      fieldSize: bodyLimit,
+    },
   });
+  // The multipart parser reads the socket itself, past Fastify's body limit: bound it by the declared length,
+  // which Node's HTTP parser holds the body to.
+  app.addHook('preParsing', async (request) => {
+    if (!/^multipart\//i.test(request.headers['content-type'] ?? '')) return;
+    const declared = request.headers['content-length'];
+    if (declared === undefined) throw new ApiError(411, 'A multipart body needs a Content-Length header');
+    if (Number(declared) > bodyLimit) throw new ApiError(413, 'Request body is too large');
+  });
+}
+
+function bodyError(error: unknown): ApiError {
+  if (error instanceof DuplicateKeyError) {
+    const field = /^[A-Za-z0-9_.-]{1,64}$/.test(error.key) ? error.key : 'body';
+    return invalidField(field, `The ${field} field is given more than once.`);
+  }
+  return new ApiError(400, error instanceof JsonSyntaxError ? error.message : 'Malformed JSON body');
+}
+
+/** Counts the fields before parsing, so a body of a million empty fields is refused without building them. */
+function parseForm(text: string): Record<string, unknown> {
+  let fields = 1;
+  for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
+    if (++fields > MAX_FORM_FIELDS)
+      throw new ApiError(413, `A form body may carry at most ${MAX_FORM_FIELDS} fields`);
+  }
+  return parseQueryString(text);
 }

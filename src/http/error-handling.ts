@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { NodeError, NodeUnavailableError } from '../chains/node-client.ts';
@@ -56,7 +58,8 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
     request.bodyParsed = true;
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  /** 404 for an unknown path or chain, 405 (with Allow) for a known path asked with another method. */
+  const answerUnknownRoute = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path, {} as never) !== null);
     const chain = /^\/api\/v2\/([^/]+)/.exec(path)?.[1];
@@ -68,6 +71,11 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
       return reply.code(405).send(errorBody(405, `Method ${request.method} is not allowed here`));
     }
     return reply.code(404).send(errorBody(404, 'Not found'));
+  };
+  app.setNotFoundHandler(answerUnknownRoute);
+  // Answered before the body is read: a request for no route costs no parsing, whatever it carries.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url === undefined) return answerUnknownRoute(request, reply);
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -93,7 +101,7 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
     const brokenMultipart = !request.bodyParsed && request.isMultipart() && error.statusCode === undefined;
     const status = brokenMultipart ? 400 : (STATUS_BY_CODE[error.code] ?? error.statusCode ?? 500);
     if (status >= 400 && status < 500) {
-      return reply.code(status).send(errorBody(status, requestErrorMessage(status, error)));
+      return reply.code(status).send(errorBody(status, requestErrorMessage(status)));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody(500, 'Internal server error'));
@@ -107,12 +115,51 @@ declare module 'fastify' {
   }
 }
 
-function requestErrorMessage(status: number, error: FastifyError): string {
-  if (status === 413) return 'Request body is too large';
-  if (status === 415)
-    return 'Unsupported content type: send application/json, form-urlencoded or multipart/form-data';
-  // Fastify's own 4xx messages describe the request, never server internals.
-  return error.message || 'Bad request';
+/** Fixed texts: Fastify's and its plugins' messages may quote the request (its path, its content type). */
+const REQUEST_ERROR_MESSAGES: Record<number, string> = {
+  400: 'Malformed request',
+  406: 'Malformed multipart body',
+  408: 'The request took too long to arrive',
+  411: 'A Content-Length header is required',
+  413: 'Request body is too large',
+  414: 'A path segment is too long',
+  415: 'Unsupported content type: send application/json, form-urlencoded or multipart/form-data',
+  431: 'Request headers are too large',
+};
+
+function requestErrorMessage(status: number): string {
+  return REQUEST_ERROR_MESSAGES[status] ?? http.STATUS_CODES[status] ?? 'Bad request';
+}
+
+/**
+ * Errors Fastify raises before a route is found (a path that is not valid percent-encoding, a path segment
+ * over maxParamLength), answered in the envelope like every other error.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'Malformed URL: invalid percent-encoding'
+      : requestErrorMessage(status);
+  reply.code(status).send(errorBody(status, message));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers over the size limit, broken framing, a timeout) never reach
+ * Fastify: the answer is written to the socket directly, still in the envelope.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(errorBody(status, requestErrorMessage(status)));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** One item per offending field; for alternatives (anyOf) one message, not one per branch. */

@@ -5,9 +5,17 @@
  * on the way in. Here a number whose shortest double text differs from what was sent (lost digits,
  * exponent or trailing-zero forms) stays a string of its original text; the amount module parses that
  * exactly, and schema coercion turns it back into a number where a field is numeric.
- * It also refuses `__proto__` and `constructor.prototype` keys, as Fastify's own parser does.
+ * It also refuses `__proto__` and `constructor.prototype` keys, as Fastify's own parser does, and a key
+ * given twice in one object.
  */
 export class JsonSyntaxError extends Error {}
+
+/** Valid JSON, but a key given twice: which value was meant cannot be known, so neither is taken. */
+export class DuplicateKeyError extends Error {
+  constructor(readonly key: string) {
+    super(`The ${key} field is given more than once.`);
+  }
+}
 
 const MAX_DEPTH = 64;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -64,6 +72,7 @@ class Parser {
       if (this.text[this.index] !== '"') this.fail('expected a property name');
       const key = this.string();
       if (key === '__proto__') this.fail('forbidden property name __proto__');
+      if (Object.hasOwn(out, key)) throw new DuplicateKeyError(key);
       this.skipSpace();
       if (this.text[this.index] !== ':') this.fail('expected ":"');
       this.index++;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendOk } from '../../src/http/envelope.ts';
+import { startMetricsServer } from '../../src/http/metrics-server.ts';
 import { routeSchema } from '../../src/http/route-schema.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -128,8 +129,8 @@ describe('request bodies', () => {
       raw: '{"to":"abc","amount":0.5}',
       headers: { 'content-type': 'application/json' },
     });
-    // A number a double holds exactly reaches the route as its shortest text, ready for the amount parser.
-    expect(plain.body.data).toMatchObject({ amount: '0.5', amountType: 'string' });
+    // A number a double holds exactly reaches the route as that number; the amount parser reads its text.
+    expect(plain.body.data).toMatchObject({ amount: 0.5, amountType: 'number' });
   });
 
   it('answers malformed JSON with 400', async () => {
@@ -196,8 +197,12 @@ describe('X-Network', () => {
   });
 
   it('answers any other value with 422 on every route', async () => {
-    for (const url of ['/api/account', '/healthz', '/v2/testkit/echo']) {
-      const res = await gw.request('GET', url, { token, headers: { 'x-network': 'devnet' } });
+    for (const [method, url] of [
+      ['GET', '/api/account'],
+      ['GET', '/healthz'],
+      ['POST', '/v2/testkit/echo'],
+    ] as const) {
+      const res = await gw.request(method, url, { token, headers: { 'x-network': 'devnet' } });
       expect(res.status, url).toBe(422);
       expect(res.body.errors).toEqual([{ field: 'X-Network', message: expect.any(String) }]);
     }
@@ -205,13 +210,22 @@ describe('X-Network', () => {
 });
 
 describe('operations routes', () => {
-  it('serves health, readiness and metrics without a token', async () => {
+  it('serves health and readiness without a token, and metrics on their own loopback listener', async () => {
     expect((await gw.request('GET', '/healthz')).body.data).toEqual({ healthy: true });
     expect((await gw.request('GET', '/readyz')).status).toBe(200);
-    const metrics = await gw.request('GET', '/metrics');
-    expect(metrics.status).toBe(200);
-    expect(metrics.text).toContain('switchyard_http_request_duration_seconds');
-    expect(metrics.text).toContain('process_cpu_user_seconds_total');
+    expect((await gw.request('GET', '/metrics')).status).toBe(404);
+    const server = await startMetricsServer(gw.ctx.metrics, '127.0.0.1', 0);
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      const metrics = await fetch(server.url);
+      expect(metrics.status).toBe(200);
+      const text = await metrics.text();
+      expect(text).toContain('switchyard_http_request_duration_seconds');
+      expect(text).toContain('process_cpu_user_seconds_total');
+      expect((await fetch(server.url.replace('/metrics', '/other'))).status).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 
   it('describes the API in OpenAPI 3.1 and a readable page', async () => {

@@ -1,0 +1,75 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+
+/**
+ * Request validation that converts only what a person would: form fields and query strings arrive as
+ * text, so "25" may become 25 and "true" true. Ajv's own coercion goes further ("0x10" becomes 16,
+ * " 1e1" becomes 10, `true` becomes 1), which for an amount or a confirmation count hides a mistake.
+ * Each schema is compiled twice: data valid as it is passes the exact validator; otherwise the coercing
+ * one runs on it, and every value it changed must have changed in one of the allowed ways.
+ */
+const BASE: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
+
+const DECIMAL = /^-?\d{1,80}(\.\d{1,80})?$/;
+
+export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
+  const exact = new Ajv({ ...BASE, coerceTypes: false });
+  const coercing = new Ajv({ ...BASE, coerceTypes: true });
+  return ({ schema }) => {
+    const exactly = exact.compile(schema);
+    const withCoercion = coercing.compile(schema);
+    const result: { errors: ErrorObject[] | null } = { errors: null };
+    const validate = (data: unknown): boolean => {
+      result.errors = null;
+      if (exactly(data)) return true;
+      const original = structuredClone(data);
+      if (!withCoercion(data)) {
+        result.errors = withCoercion.errors ?? null;
+        return false;
+      }
+      const path = unsafeConversion(original, data, '');
+      if (path === null) return true;
+      result.errors = [
+        {
+          instancePath: path,
+          schemaPath: '',
+          keyword: 'type',
+          params: {},
+          message: 'has a value of the wrong type',
+        },
+      ];
+      return false;
+    };
+    // Fastify reads the errors of a failed validation from the function's `errors` property.
+    return Object.defineProperty(validate, 'errors', { get: () => result.errors });
+  };
+}
+
+/** The path of the first value the coercing validator changed in a way not allowed; null when none. */
+function unsafeConversion(before: unknown, after: unknown, path: string): string | null {
+  if (typeof before === 'object' && before !== null && typeof after === 'object' && after !== null) {
+    if (Array.isArray(before) !== Array.isArray(after)) return path;
+    for (const key of Object.keys(after)) {
+      const found = unsafeConversion(
+        (before as Record<string, unknown>)[key],
+        (after as Record<string, unknown>)[key],
+        `${path}/${key}`,
+      );
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  // undefined before: a schema default filled the gap.
+  if (before === undefined || before === after || typeof before === typeof after) return null;
+  return allowedConversion(before, after) ? null : path;
+}
+
+function allowedConversion(before: unknown, after: unknown): boolean {
+  if (typeof before === 'string') {
+    if (typeof after === 'number') return DECIMAL.test(before);
+    if (typeof after === 'boolean') return before === 'true' || before === 'false';
+    return after === null && before === '';
+  }
+  // A JSON number where text is expected (a token id, a gas price) reads the same either way.
+  return typeof before === 'number' && typeof after === 'string';
+}
