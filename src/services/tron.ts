@@ -618,12 +618,18 @@ function summarizeContract(tx: TronTransaction): {
     return typeof raw === 'string' && isTronAddress(raw) ? toBase58Address(raw) : null;
   };
   const from = address('owner_address') ?? '';
-  if (contract?.type === 'TransferContract' && value['amount'] !== undefined) {
+  if (contract?.type === 'TransferContract') {
+    // The node would refuse it too; refusing here keeps a malformed amount out of the history.
+    const sun = value['amount'];
+    const text = typeof sun === 'number' || typeof sun === 'string' ? String(sun) : '';
+    if (!/^\d{1,19}$/.test(text)) {
+      throw invalidField('raw_data', 'The TransferContract amount must be a whole number of sun.');
+    }
     return {
       type: 'TRX',
       from,
       to: address('to_address'),
-      amount: historyAmount(BigInt(String(value['amount'])), TRX_DECIMALS),
+      amount: historyAmount(BigInt(text), TRX_DECIMALS),
     };
   }
   if (contract?.type === 'TransferAssetContract')
