@@ -38,6 +38,10 @@ export interface Config {
   trustProxy: boolean;
   plans: PlanConfig[];
   defaultPlan: string;
+  /** Where Prometheus metrics are served (their own listener); null: not served. */
+  metrics: { host: string; port: number } | null;
+  /** How long a plan past its end date keeps working before the API answers 402. */
+  planGraceMs: number;
   nodeTimeoutMs: number;
   nodeRetries: number;
   /** Default most TRX (in sun) a TRC20/TRC721 transfer may burn for energy and bandwidth. */
@@ -128,6 +132,14 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(merged, 'TRUST_PROXY', false),
     plans,
     defaultPlan,
+    planGraceMs: integer(merged, 'PLAN_GRACE_DAYS', 3, 0, 365) * 86_400_000,
+    metrics:
+      merged['METRICS_PORT'] === 'off'
+        ? null
+        : {
+            host: merged['METRICS_HOST'] ?? '127.0.0.1',
+            port: integer(merged, 'METRICS_PORT', 9464, 0, 65_535),
+          },
     nodeTimeoutMs: integer(merged, 'NODE_TIMEOUT_MS', 10_000, 100, 600_000),
     nodeRetries: integer(merged, 'NODE_RETRIES', 3, 0, 20),
     tronFeeLimitSun: BigInt(integer(merged, 'TRON_FEE_LIMIT_TRX', 100, 1, 15_000)) * 1_000_000n,

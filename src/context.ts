@@ -67,7 +67,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     registry,
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
-    accounts: new AccountService(store.db, quotas, now),
+    accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     wallets: new WalletService(store.db, quotas, passwordThrottle, now),
     transactions: new TransactionLog(store.db, now),
     masterKey,

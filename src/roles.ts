@@ -51,6 +51,7 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
         metrics: ctx.metrics,
         instanceId,
         allowlist: ctx.webhookAllowlist,
+        planGraceMs: ctx.config.planGraceMs,
       })
     : null;
   deliverer?.start();

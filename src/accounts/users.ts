@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
+import { type SubscriptionTerms, standingOf } from './lifecycle.ts';
 import { planFromRow } from './plans.ts';
 import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
 
@@ -73,14 +74,37 @@ export class UserDirectory {
     return (await this.findByEmail(email)) ?? this.createUser(email);
   }
 
-  async listUsers(): Promise<(User & { plan: string })[]> {
+  /** Every user with their plan's terms and whether it still gives access (`standing`). */
+  async listUsers(
+    graceMs: number,
+  ): Promise<(User & { plan: string; status: string; endsAt: string | null; access: string })[]> {
     const rows = await this.db
       .selectFrom('users')
       .innerJoin('subscriptions', 'subscriptions.user_id', 'users.id')
-      .select(['users.id', 'users.email', 'users.created_at', 'subscriptions.plan'])
+      .select([
+        'users.id',
+        'users.email',
+        'users.created_at',
+        'subscriptions.plan',
+        'subscriptions.status',
+        'subscriptions.ends_at',
+        'subscriptions.updated_at',
+      ])
       .orderBy('users.created_at')
       .execute();
-    return rows.map((r) => ({ id: r.id, email: r.email, createdAt: r.created_at, plan: r.plan }));
+    const now = this.now();
+    return rows.map((r) => {
+      const terms = { plan: r.plan, status: r.status, endsAt: r.ends_at, updatedAt: r.updated_at };
+      return {
+        id: r.id,
+        email: r.email,
+        createdAt: r.created_at,
+        plan: r.plan,
+        status: r.status,
+        endsAt: r.ends_at,
+        access: standingOf(terms, now, graceMs).active ? 'yes' : 'lapsed',
+      };
+    });
   }
 
   async setPlan(
@@ -165,7 +189,7 @@ export class UserDirectory {
    */
   async authenticate(
     presented: string,
-  ): Promise<{ userId: string; tokenId: string; plan: PlanConfig } | null> {
+  ): Promise<{ userId: string; tokenId: string; plan: PlanConfig; terms: SubscriptionTerms } | null> {
     const parsed = parseToken(presented);
     if (!parsed) return null;
     const row = await this.db
@@ -173,13 +197,26 @@ export class UserDirectory {
       .innerJoin('subscriptions', 'subscriptions.user_id', 'api_tokens.user_id')
       .innerJoin('plans', 'plans.name', 'subscriptions.plan')
       .selectAll('plans')
-      .select(['api_tokens.user_id', 'api_tokens.secret_hash', 'api_tokens.last_used_at'])
+      .select([
+        'api_tokens.user_id',
+        'api_tokens.secret_hash',
+        'api_tokens.last_used_at',
+        'subscriptions.status',
+        'subscriptions.ends_at',
+        'subscriptions.updated_at as subscription_updated_at',
+      ])
       .where('api_tokens.id', '=', parsed.id)
       .where('api_tokens.revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
     await this.touchToken(parsed.id, row.last_used_at);
-    return { userId: row.user_id, tokenId: parsed.id, plan: planFromRow(row) };
+    const terms = {
+      plan: row.name,
+      status: row.status,
+      endsAt: row.ends_at,
+      updatedAt: row.subscription_updated_at,
+    };
+    return { userId: row.user_id, tokenId: parsed.id, plan: planFromRow(row), terms };
   }
 
   /** Records use at most once a minute, so authentication is not a write per request. */

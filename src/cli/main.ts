@@ -8,7 +8,7 @@ import { createLogger } from '../logger.ts';
 const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_DIR selects a sandbox's database)
 
   npm run cli -- user create --email E [--plan P]
-  npm run cli -- user list
+  npm run cli -- user list                           plan, status, end date and access (yes or lapsed) of each user
   npm run cli -- plan list
   npm run cli -- plan set --email E --plan P [--yearly | --monthly] [--ends YYYY-MM-DD | --ends none]
                           [--status active | cancelled]
@@ -64,7 +64,7 @@ async function run(ctx: AppContext, [group, action, target]: string[], opts: Opt
       return `created user ${user.email} (${user.id})\n`;
     }
     case 'user list':
-      return table(await ctx.users.listUsers());
+      return table(await ctx.users.listUsers(ctx.config.planGraceMs));
     case 'plan list':
       return table(
         ctx.config.plans.map((p) => ({
@@ -85,10 +85,14 @@ async function run(ctx: AppContext, [group, action, target]: string[], opts: Opt
       await ctx.users.setPlan(user.id, {
         plan: required(opts.plan, 'plan'),
         ...(opts.yearly || opts.monthly ? { yearly: Boolean(opts.yearly) } : {}),
-        ...(opts.ends === undefined ? {} : { endsAt: opts.ends === 'none' ? null : opts.ends }),
+        // A plan ending on a day runs through that day (UTC).
+        ...(opts.ends === undefined
+          ? {}
+          : { endsAt: opts.ends === 'none' ? null : `${opts.ends}T23:59:59.999Z` }),
         ...(opts.status === undefined ? {} : { status: opts.status }),
       });
-      return `plan of ${user.email} set to ${opts.plan}\n`;
+      const row = (await ctx.users.listUsers(ctx.config.planGraceMs)).find((u) => u.id === user.id);
+      return `plan of ${user.email} set to ${opts.plan}: ${row?.status}, ends ${row?.endsAt ?? 'never'}, access ${row?.access}\n`;
     }
     case 'token create': {
       const user = await ctx.users.findOrCreate(required(opts.email, 'email'));

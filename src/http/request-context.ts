@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
 import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
@@ -17,12 +18,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No token needed and no request quota used. */
     public?: boolean;
+    /** Served while the caller's plan has lapsed (the account overview, to see why). */
+    whileLapsed?: boolean;
   }
 }
 
 /**
- * Per request, in order: the network header (422), the chain in the path (404), the token (401) and one
- * unit of the request quota (429), given back when the answer is not a success.
+ * Per request, in order: the network header (422), the chain in the path (404), the token (401), a plan
+ * that still gives access (402) and one unit of the request quota (429). The unit is given back when the
+ * answer is not a success, except a wrong password (401) or a throttled attempt (429): guessing costs quota.
  */
 export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('network', 'mainnet');
@@ -36,13 +40,18 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
     // Unknown paths have no route config: they answer 404/405 without asking for a token.
     if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
-    const { userId, plan } = await authenticate(request, ctx.users);
+    const { userId, plan, terms } = await authenticate(request, ctx.users);
     request.userId = userId;
+    if (!request.routeOptions.config.whileLapsed) {
+      const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
+      if (!standing.active) throw new ApiError(402, standing.reason);
+    }
     request.quotaReservation = await ctx.quotas.reserve(userId, 'requests', plan);
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    if (request.quotaReservation !== null && reply.statusCode >= 400) {
+    const status = reply.statusCode;
+    if (request.quotaReservation !== null && status >= 400 && status !== 401 && status !== 429) {
       await ctx.quotas.release(request.quotaReservation);
     }
   });

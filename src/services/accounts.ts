@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { standingOf } from '../accounts/lifecycle.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
 import type { Database } from '../store/schema.ts';
 
@@ -31,6 +32,7 @@ export class AccountService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quotas: QuotaService,
+    private readonly graceMs: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -41,14 +43,16 @@ export class AccountService {
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
     const { quotas, resetsAt } = await this.quotas.remaining(userId);
-    const ended = sub.ends_at !== null && Date.parse(sub.ends_at) <= this.now().getTime();
+    const now = this.now();
+    const ended = sub.ends_at !== null && sub.ends_at <= now.toISOString();
+    const terms = { plan: sub.plan, status: sub.status, endsAt: sub.ends_at, updatedAt: sub.updated_at };
     return {
       plan: sub.plan.toUpperCase(),
-      is_subscribed: String(sub.status === 'active' && !ended),
+      is_subscribed: String(standingOf(terms, now, this.graceMs).active),
       is_yearly: sub.is_yearly,
       ends_at: sub.ends_at,
       quota_reset: resetsAt.toISOString(),
-      status: ended ? 'expired' : sub.status,
+      status: ended && sub.status === 'active' ? 'expired' : sub.status,
       payment_method: sub.payment_method,
       crypto_payment: {
         currency: sub.crypto_currency,

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Transaction } from 'kysely';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { type Agent, request } from 'undici';
+import { lapsedUsers } from '../accounts/lifecycle.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Logger } from '../logger.ts';
 import type { Database, NotificationsTable, WebhooksTable } from '../store/schema.ts';
@@ -38,6 +39,8 @@ export interface OutboxDelivererOptions {
   claimMarginMs?: number;
   /** Resolver for the URL guard (tests stage DNS answers with it). */
   lookup?: LookupAll;
+  /** Notifications of a user whose plan lapsed (past this grace) wait until it is renewed. */
+  planGraceMs?: number;
 }
 
 type NotificationRow = NotificationsTable;
@@ -86,6 +89,7 @@ export class OutboxDeliverer {
   private readonly lookup: LookupAll | undefined;
   private readonly now: () => Date;
   private readonly metrics: DeliveryMetrics;
+  private readonly planGraceMs: number;
 
   private agent: Agent | null = null;
   private running = false;
@@ -111,6 +115,7 @@ export class OutboxDeliverer {
     compileAllowlist(this.allowlist); // a bad entry fails at start-up, not at the first delivery
     this.lookup = options.lookup;
     this.now = options.now ?? (() => new Date());
+    this.planGraceMs = options.planGraceMs ?? 0;
     this.metrics = deliveryMetrics(options.metrics);
   }
 
@@ -420,6 +425,7 @@ export class OutboxDeliverer {
     if (options.onlyId !== undefined) pick = pick.where('id', '=', options.onlyId);
     const excluded = options.excludeWebhookIds ?? [];
     if (excluded.length > 0) pick = pick.where('webhook_id', 'not in', excluded);
+    pick = pick.where('user_id', 'not in', lapsedUsers(db, now, this.planGraceMs));
     pick = pick.orderBy('next_attempt_at').orderBy('id').limit(options.limit);
     if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
     return db

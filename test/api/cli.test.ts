@@ -58,7 +58,7 @@ describe('admin CLI', () => {
     expect(set.code).toBe(0);
     const token = (await cli('token', 'create', '--email', 'plan@example.com')).stdout.trim();
     const { body } = await gw.request('GET', '/api/account', { token });
-    expect(body.data).toMatchObject({ plan: 'PRO', is_yearly: 1, ends_at: '2027-05-03' });
+    expect(body.data).toMatchObject({ plan: 'PRO', is_yearly: 1, ends_at: '2027-05-03T23:59:59.999Z' });
     expect((await cli('plan', 'set', '--email', 'plan@example.com', '--plan', 'gold')).stderr).toContain(
       'Unknown plan',
     );

@@ -203,4 +203,40 @@ describe('tron webhooks end to end', () => {
         .status,
     ).toBe(404);
   });
+  it('keeps recording the notifications of a lapsed plan and delivers them once it is renewed', async () => {
+    const { token: lapsedToken, userId } = await gw.userToken(undefined, 'enterprise');
+    const to = newAddress();
+    const res = await gw.request('POST', '/api/v2/tron/webhooks', {
+      token: lapsedToken,
+      json: { url: `${receiverUrl}/lapsed`, to },
+    });
+    expect(res.status, res.text).toBe(201);
+    await devnet.mine(1);
+    await new Promise((r) => setTimeout(r, 300));
+    await gw.ctx.users.setPlan(userId, { plan: 'enterprise', status: 'cancelled' });
+
+    const refused = await gw.request('GET', '/api/v2/tron/webhooks', { token: lapsedToken });
+    expect(refused.status).toBe(402);
+    expect(refused.body.message).toMatch(/enterprise plan was cancelled on \d{4}-\d\d-\d\d/);
+    const account = await gw.request('GET', '/api/account', { token: lapsedToken });
+    expect(account.body.data).toMatchObject({ status: 'cancelled', is_subscribed: 'false' });
+
+    await devnet.faucetTrc20(USDT, to, 5_000_000n);
+    const recorded = await waitFor(async () => {
+      const rows = await gw.ctx.store.db
+        .selectFrom('notifications')
+        .select(['id', 'status'])
+        .where('user_id', '=', userId)
+        .execute();
+      return rows.length > 0 ? rows : undefined;
+    }, 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(received.filter((r) => r.path === '/lapsed')).toHaveLength(0);
+    expect(recorded[0]!.status).toBe('pending');
+
+    await gw.ctx.users.setPlan(userId, { plan: 'enterprise', status: 'active' });
+    const [hit] = await deliveries('/lapsed', 1);
+    expect(JSON.parse(hit!.body)).toMatchObject({ id: recorded[0]!.id, to, amount_raw: '5000000' });
+    expect((await gw.request('GET', '/api/v2/tron/webhooks', { token: lapsedToken })).status).toBe(200);
+  });
 });

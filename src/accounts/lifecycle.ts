@@ -1,0 +1,69 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../store/schema.ts';
+
+/**
+ * When a subscription stops giving access. An active plan runs until `ends_at` (none: open-ended) plus a
+ * grace period; a cancelled one runs until `ends_at` if that is still ahead, and no longer. Past that the
+ * API answers 402 (but for GET /api/account), while the watchers go on recording the user's payment
+ * notifications; they are delivered once the plan is renewed.
+ *
+ * The rule exists twice on purpose, in JavaScript for a request and in SQL for the deliverer's claim; both
+ * compare ISO-8601 text, so a date-only `ends_at` means the start of that day (UTC) in each.
+ */
+export interface SubscriptionTerms {
+  plan: string;
+  status: string;
+  endsAt: string | null;
+  updatedAt: string;
+}
+
+export type Standing = { active: true } | { active: false; reason: string };
+
+export function standingOf(terms: SubscriptionTerms, now: Date, graceMs: number): Standing {
+  const { plan, status, endsAt, updatedAt } = terms;
+  const nowIso = now.toISOString();
+  if (status !== 'active') {
+    if (endsAt !== null && endsAt > nowIso) return { active: true };
+    const ran =
+      endsAt === null ? `was cancelled on ${day(updatedAt)}` : `was cancelled and ran until ${day(endsAt)}`;
+    return { active: false, reason: `Your ${plan} plan ${ran}. ${RENEW}` };
+  }
+  if (endsAt === null || endsAt > cutoff(now, graceMs)) return { active: true };
+  const grace =
+    graceMs > 0
+      ? ` (the grace period ended ${day(new Date(Date.parse(endsAt) + graceMs).toISOString())})`
+      : '';
+  return { active: false, reason: `Your ${plan} plan expired on ${day(endsAt)}${grace}. ${RENEW}` };
+}
+
+const RENEW = 'Renew it to use the API again; GET /api/account shows its status.';
+
+/** The same rule as `standingOf`, as a condition on `subscriptions` rows: true for those that lapsed. */
+export function lapsedCondition(now: Date, graceMs: number) {
+  const nowIso = now.toISOString();
+  return (eb: ExpressionBuilder<Database, 'subscriptions'>) =>
+    eb.or([
+      eb.and([
+        eb('subscriptions.status', '<>', 'active'),
+        eb.or([eb('subscriptions.ends_at', 'is', null), eb('subscriptions.ends_at', '<=', nowIso)]),
+      ]),
+      eb.and([
+        eb('subscriptions.status', '=', 'active'),
+        eb('subscriptions.ends_at', 'is not', null),
+        eb('subscriptions.ends_at', '<=', cutoff(now, graceMs)),
+      ]),
+    ]);
+}
+
+/** Users whose subscription has lapsed, as a subquery for `user_id not in (...)`. */
+export function lapsedUsers(db: Kysely<Database>, now: Date, graceMs: number) {
+  return db.selectFrom('subscriptions').select('subscriptions.user_id').where(lapsedCondition(now, graceMs));
+}
+
+function cutoff(now: Date, graceMs: number): string {
+  return new Date(now.getTime() - graceMs).toISOString();
+}
+
+function day(iso: string): string {
+  return iso.slice(0, 10);
+}
