@@ -2,6 +2,7 @@ import { checkNodes } from './chains/registry.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
 import { buildApp } from './http/app.ts';
+import { startMetricsServer } from './http/metrics-server.ts';
 import { createLogger } from './logger.ts';
 import { startBackgroundRoles } from './roles.ts';
 
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   const ctx = await createContext(config, { logger });
   const app = config.roles.api ? await buildApp(ctx) : null;
   await app?.listen({ host: config.host, port: config.port });
+  const metrics =
+    config.metrics && (await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port));
   // In the background: a node that is slow to answer must not hold up the start.
   void checkNodes(ctx.registry, ctx.logger);
   const roles = startBackgroundRoles(ctx);
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await app?.close();
+    await metrics?.close();
     await roles.stop();
     await closeContext(ctx);
     process.exit(0);

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
 import { checkNodes } from '../chains/registry.ts';
@@ -6,9 +6,11 @@ import { NETWORKS } from '../chains/types.ts';
 import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
+import { startMetricsServer } from '../http/metrics-server.ts';
 import { createLogger } from '../logger.ts';
 import { startBackgroundRoles } from '../roles.ts';
 import { FaucetDirectory } from '../services/faucets.ts';
+import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
 import { DEVNET_STARTERS, type DevnetTokens, type RunningDevnet } from './devnets.ts';
 
 export const SANDBOX_EMAIL = 'demo@switchyard.local';
@@ -25,6 +27,8 @@ export interface SandboxFile {
   token: string;
   chains: Record<string, { networks: string[]; tokens: DevnetTokens }>;
   logFile: string;
+  /** Prometheus metrics, on their own loopback listener. */
+  metricsUrl: string | null;
 }
 
 /** Starts the devnets of every chain this build has, for both networks, stopping all of them on failure. */
@@ -55,6 +59,8 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
     WEBHOOK_ALLOW_CIDRS: process.env['WEBHOOK_ALLOW_CIDRS'] || '127.0.0.0/8,::1/128',
     // Offline and deterministic: the sandbox has no internet.
     PRICE_PROVIDERS: process.env['PRICE_PROVIDERS'] || 'local',
+    // Any free port: several sandboxes (and test runs) share a machine.
+    METRICS_PORT: process.env['METRICS_PORT'] || '0',
   };
   const config = loadConfig(env);
   for (const devnet of devnets) {
@@ -87,10 +93,11 @@ function chainsOf(devnets: RunningDevnet[]): SandboxFile['chains'] {
 
 export async function startSandbox() {
   const dir = path.resolve(process.env['SANDBOX_DIR'] || '.sandbox');
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dir);
   const devnets = await startDevnets(dir);
   const config = sandboxConfig(devnets);
   const logFile = path.join(dir, 'gateway.log');
+  ensurePrivateFile(logFile);
   const logger = createLogger(config.logLevel, createWriteStream(logFile, { flags: 'a' }));
   const faucets = new FaucetDirectory();
   for (const devnet of devnets) faucets.add(devnet.chain, devnet.network, devnet.faucet);
@@ -99,15 +106,24 @@ export async function startSandbox() {
   const app = await buildApp(ctx);
   const address = await app.listen({ host: config.host, port: config.port });
   const baseUrl = address.replace('://0.0.0.0', '://127.0.0.1');
+  const metrics =
+    config.metrics && (await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port));
   // In the background: a node that is slow to answer must not hold up the start.
   void checkNodes(ctx.registry, ctx.logger);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
-  const sandbox: SandboxFile = { baseUrl, token: await demoToken(ctx), chains: chainsOf(devnets), logFile };
+  const sandbox: SandboxFile = {
+    baseUrl,
+    token: await demoToken(ctx),
+    chains: chainsOf(devnets),
+    logFile,
+    metricsUrl: metrics?.url ?? null,
+  };
   writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
 
   const stop = async () => {
     await app.close();
+    await metrics?.close();
     await roles.stop();
     await closeContext(ctx);
     await Promise.allSettled(devnets.map((d) => d.stop()));

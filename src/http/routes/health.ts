@@ -7,7 +7,7 @@ import { routeSchema } from '../route-schema.ts';
 
 const Health = Type.Object({ healthy: Type.Boolean() });
 
-/** Liveness, readiness (the database answers) and Prometheus metrics; no token needed. */
+/** Liveness and readiness (the database answers); no token needed. Metrics have their own listener. */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get(
     '/healthz',
@@ -44,9 +44,5 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       }
       return sendOk(reply, { healthy: true }, 'Ready');
     },
-  );
-
-  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
-    reply.type(ctx.metrics.contentType).send(await ctx.metrics.metrics()),
   );
 }
