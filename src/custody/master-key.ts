@@ -19,7 +19,7 @@ export class MasterKey {
     }
     const file = path.join(dataDir, 'master.key');
     if (!existsSync(file)) {
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
     }
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');

@@ -1,17 +1,21 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CompiledQuery,
+  type DatabaseConnection,
   Kysely,
   type Migration,
   type MigrationProvider,
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
   sql,
 } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.ts';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,14 +40,43 @@ export async function openStore(databaseUrl: string, options: StoreOptions = {})
 }
 
 function openSqlite(file: string): Store {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    ensurePrivateDir(path.dirname(path.resolve(file)));
+    ensurePrivateFile(file);
+  }
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+  });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Transactions take the write lock when they begin. A deferred `begin` that reads and then writes fails at
+ * once with "database is locked" if another process (the admin CLI beside the server) wrote in between;
+ * SQLite does not wait out the busy timeout for that. `begin immediate` waits for the lock instead.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**
