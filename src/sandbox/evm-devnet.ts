@@ -4,11 +4,19 @@ import type { EvmChainName } from '../chains/evm/chains.ts';
 import { checksumAddress, isEvmAddress } from '../chains/evm/keys.ts';
 import type { Network } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
-import type { Faucet, FaucetRequest, FaucetResult } from '../services/faucets.ts';
+import {
+  assertFaucetCanGive,
+  type Faucet,
+  type FaucetRequest,
+  type FaucetResult,
+  MAX_MINT_TOKENS,
+} from '../services/faucets.ts';
 import type { DevnetStarter, RunningDevnet } from './devnets.ts';
 
 /** The devnet's USDT has 6 decimals, like mainnet USDT. */
 const USDT_DECIMALS = 6;
+/** Left in the faucet account for the gas of its own sends. */
+const GAS_RESERVE_WEI = 10n ** 16n;
 
 /** Native coin or the demo tokens, from anvil's dev account, mined at once. */
 class EvmDevnetFaucet implements Faucet {
@@ -32,11 +40,16 @@ class EvmDevnetFaucet implements Faucet {
     const { erc20, erc721 } = this.devnet.tokens;
     if (contract === undefined || contract === '') {
       const wei = amount(18);
+      const balance = BigInt(
+        await this.devnet.rpc<string>('eth_getBalance', [this.devnet.faucetAccount.address, 'latest']),
+      );
+      assertFaucetCanGive(wei, balance - GAS_RESERVE_WEI, 18, this.symbol);
       const txid = await this.devnet.faucetNative(address, wei);
       return { address, amount: formatAmount(wei, 18), symbol: this.symbol, contractaddress: null, txid };
     }
     if (contract === erc20.USDT.toLowerCase()) {
       const units = amount(USDT_DECIMALS);
+      assertFaucetCanGive(units, MAX_MINT_TOKENS * 10n ** BigInt(USDT_DECIMALS), USDT_DECIMALS, 'USDT');
       const txid = await this.devnet.faucetErc20(erc20.USDT, address, units);
       return {
         address,

@@ -3,11 +3,19 @@ import { formatAmount, parseAmount } from '../chains/amount.ts';
 import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
 import type { Network } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
-import type { Faucet, FaucetRequest, FaucetResult } from '../services/faucets.ts';
+import {
+  assertFaucetCanGive,
+  type Faucet,
+  type FaucetRequest,
+  type FaucetResult,
+  MAX_MINT_TOKENS,
+} from '../services/faucets.ts';
 import type { RunningDevnet } from './devnets.ts';
 
 /** The demo tokens' decimals: the devnet's USDT and TRC10 asset both have 6, like mainnet USDT. */
 const DEMO_DECIMALS = 6;
+/** Left in the faucet account for the fees of its own sends. */
+const FEE_RESERVE_SUN = 1_000_000n;
 
 /** Sends TRX or a demo token from the devnet's genesis faucet; funds arrive in a block at once. */
 class TronDevnetFaucet implements Faucet {
@@ -28,11 +36,14 @@ class TronDevnetFaucet implements Faucet {
     const contract = request.contractaddress;
     if (contract === undefined || contract === '') {
       const sun = amount(6);
+      const { balance } = await this.faucetAccount();
+      assertFaucetCanGive(sun, balance - FEE_RESERVE_SUN, 6, 'TRX');
       const txid = await this.devnet.faucetTrx(address, sun);
       return { address, amount: formatAmount(sun, 6), symbol: 'TRX', contractaddress: null, txid };
     }
     if (contract === tokens.trc20.USDT) {
       const units = amount(DEMO_DECIMALS);
+      assertFaucetCanGive(units, MAX_MINT_TOKENS * 10n ** BigInt(DEMO_DECIMALS), DEMO_DECIMALS, 'USDT');
       const txid = await this.devnet.faucetTrc20(contract, address, units);
       return {
         address,
@@ -49,6 +60,8 @@ class TronDevnetFaucet implements Faucet {
     const trc10 = Object.entries(tokens.trc10).find(([, id]) => id === contract);
     if (trc10) {
       const units = amount(DEMO_DECIMALS);
+      const held = (await this.faucetAccount()).assets.get(contract) ?? 0n;
+      assertFaucetCanGive(units, held, DEMO_DECIMALS, trc10[0]);
       const txid = await this.devnet.faucetTrc10(contract, address, units);
       return {
         address,
@@ -61,6 +74,20 @@ class TronDevnetFaucet implements Faucet {
     throw new ApiError(422, 'The faucet sends TRX or the demo tokens listed in sandbox.json', [
       { field: 'contractaddress', message: 'Not a demo token of this devnet.' },
     ]);
+  }
+
+  /** What the faucet account holds, read from the devnet as any client would. */
+  private async faucetAccount(): Promise<{ balance: bigint; assets: Map<string, bigint> }> {
+    const response = await fetch(`${this.devnet.url}/wallet/getaccount`, {
+      method: 'POST',
+      body: JSON.stringify({ address: this.devnet.faucet.address, visible: true }),
+    });
+    const account = (await response.json()) as {
+      balance?: number;
+      assetV2?: { key: string; value?: number }[];
+    };
+    const assets = new Map((account.assetV2 ?? []).map((a) => [a.key, BigInt(a.value ?? 0)]));
+    return { balance: BigInt(account.balance ?? 0), assets };
   }
 }
 

@@ -1,4 +1,6 @@
+import { formatAmount } from '../chains/amount.ts';
 import type { ChainName, Network } from '../chains/types.ts';
+import { invalidField } from '../errors.ts';
 
 /** A sandbox faucet request as the API receives it (amount in the asset's units, not base units). */
 export interface FaucetRequest {
@@ -32,4 +34,14 @@ export class FaucetDirectory {
   get(chain: string, network: Network): Faucet | undefined {
     return this.faucets.get(`${chain}:${network}`);
   }
+}
+
+/** Demo tokens are minted on request; this bounds one request so the token's supply can never overflow. */
+export const MAX_MINT_TOKENS = 1_000_000_000_000n;
+
+/** Refuses (422, saying the most it can give) a request for more than the faucet has to give. */
+export function assertFaucetCanGive(units: bigint, most: bigint, decimals: number, symbol: string): void {
+  if (units <= most) return;
+  const available = formatAmount(most > 0n ? most : 0n, decimals);
+  throw invalidField('amount', `The faucet can give at most ${available} ${symbol} per request.`);
 }
