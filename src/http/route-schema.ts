@@ -15,10 +15,12 @@ export interface RouteDoc {
   successBody?: TSchema;
   /** Success status; 200 unless the route creates something. */
   status?: number;
-  /** Error statuses this route documents beyond the common ones (401, 422, 429 for authenticated routes). */
+  /** Error statuses this route documents beyond the common ones (422; 401, 402, 429 for authenticated routes). */
   errors?: number[];
   /** No token needed and no quota used. */
   public?: boolean;
+  /** Answers while the caller's plan has lapsed (no 402); the route sets `config.whileLapsed` too. */
+  whileLapsed?: boolean;
 }
 
 const NetworkHeader = Type.Object({
@@ -29,7 +31,8 @@ const NetworkHeader = Type.Object({
 
 /** One place that turns a route's description into its Fastify schema: validation, serialization, OpenAPI. */
 export function routeSchema(doc: RouteDoc): FastifySchema {
-  const errorStatuses = new Set([422, ...(doc.public ? [] : [401, 429]), ...(doc.errors ?? [])]);
+  const authenticated = doc.public ? [] : [401, 429, ...(doc.whileLapsed ? [] : [402])];
+  const errorStatuses = new Set([422, ...authenticated, ...(doc.errors ?? [])]);
   const response: Record<number, TSchema> = { [doc.status ?? 200]: doc.successBody ?? Envelope(doc.data) };
   for (const status of errorStatuses) response[status] = ErrorEnvelope;
   return {

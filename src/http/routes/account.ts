@@ -43,6 +43,7 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           'This request itself counts against the requests quota before quotas_left is computed. It is the one route that still answers when the plan has lapsed (every other answers 402), so `status`, `ends_at` and `is_subscribed` say why.',
         tags: ['account'],
         data: AccountInfo,
+        whileLapsed: true,
       }),
     },
     async (request, reply) => sendOk(reply, await ctx.accounts.info(request.userId), 'Account info fetched'),
