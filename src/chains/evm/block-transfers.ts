@@ -8,6 +8,8 @@
  * - Token logs are numbered by their block log index + 1, so a transaction's native transfer (0) and its
  *   block's first log never share the outbox's (txid, logIndex) key.
  * - Tokens: from the receipts' Transfer logs (a reverted transaction's logs never appear in its receipt).
+ *   Never from call data: a `transfer` sent to an address without code succeeds, logs nothing and so is
+ *   no token transfer (coin attached to it did move, and is reported as native).
  *   3 topics + 32 bytes of data is ERC20/BEP20; 4 topics (token id indexed) is ERC721/BEP721.
  * - Not reported: native coin moved by contracts (internal transactions: no log, only a trace shows it)
  *   and Transfer events of other shapes (pre-standard tokens with unindexed arguments).
