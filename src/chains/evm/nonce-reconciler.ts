@@ -6,14 +6,18 @@ import type { EvmAdapter } from './adapter.ts';
 import { isEvmChainName } from './chains.ts';
 import { NonceManager, type NonceManagerOptions } from './nonce-manager.ts';
 import type { NonceDialect } from './nonce-store.ts';
+import { SentOutcomes } from './sent-outcomes.ts';
 
 /**
  * Settles every address with unsettled nonces, at start and then periodically: sent transactions the
  * node lost are broadcast again, mined ones are forgotten, abandoned reservations are freed. Without it a
- * transaction dropped from a node's pool would hold up every later send from its address.
+ * transaction dropped from a node's pool would hold up every later send from its address. The same pass
+ * writes into the send history how mined transactions ended (sent-outcomes.ts): this is where the
+ * gateway follows its sends until they are mined.
  */
 export class NonceReconciler {
   private readonly nonces: NonceManager;
+  private readonly outcomes: SentOutcomes;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
@@ -26,6 +30,7 @@ export class NonceReconciler {
     options: NonceManagerOptions = {},
   ) {
     this.nonces = new NonceManager(db, dialect, options);
+    this.outcomes = new SentOutcomes(db, registry, logger, options.now ? { now: options.now } : {});
   }
 
   start(intervalMs = 30_000): void {
@@ -44,8 +49,18 @@ export class NonceReconciler {
     await this.running;
   }
 
-  /** One pass over every address that has pending nonces; a failing node only skips its addresses. */
+  /** Settles pending nonces, then records the outcome of mined sends; a failing node only skips its part. */
   async runOnce(): Promise<void> {
+    await this.reconcileNonces();
+    try {
+      await this.outcomes.runOnce();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'send outcomes not recorded');
+    }
+  }
+
+  /** One pass over every address that has pending nonces. */
+  private async reconcileNonces(): Promise<void> {
     const keys = (await this.db
       .selectFrom('evm_pending')
       .select(['chain', 'network', 'address'])
