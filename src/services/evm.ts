@@ -3,9 +3,16 @@ import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
 import { EvmContractError } from '../chains/evm/errors.ts';
-import { checksumAddress, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from '../chains/evm/keys.ts';
+import {
+  checksumAddress,
+  evmAddressFieldMessage,
+  evmKeyFromPrivate,
+  generateEvmKey,
+  isEvmAddress,
+} from '../chains/evm/keys.ts';
 import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
 import { NonceManager } from '../chains/evm/nonce-manager.ts';
+import { transactionOutcome } from '../chains/evm/outcome.ts';
 import { type UnsignedEvmTransaction, withTransactionNonce } from '../chains/evm/transactions.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
@@ -42,6 +49,19 @@ export interface EvmSendOptions {
 }
 
 type Send = SigningProof & EvmSendOptions & { from: string; to: string };
+
+/** What the history says of a send besides from, to and amount. */
+interface SendKind {
+  type: string;
+  contractaddress: string | null;
+  tokenid: string | null;
+}
+
+/** A send made ready: the amount as the history shows it, and how to build the transaction. */
+interface PreparedSend {
+  amount: string;
+  build: (overrides: ReturnType<typeof overridesOf>) => Promise<UnsignedEvmTransaction>;
+}
 
 const WEI_DECIMALS = 18;
 const GWEI_DECIMALS = 9;
@@ -233,7 +253,7 @@ export class EvmService {
         tokenid: transfer.tokenid,
         blocknumber,
         confirmations: blocknumber === null ? 0 : Math.max(0, Number(head) - blocknumber + 1),
-        status: receipt === null ? 'PENDING' : receipt['status'] === '0x1' ? 'SUCCESS' : 'FAILED',
+        status: transactionOutcome(tx, receipt).status,
         type: transfer.type,
       },
     };
@@ -244,11 +264,13 @@ export class EvmService {
     const receipt = await adapter.getReceipt(hash);
     if (receipt === null) throw new ApiError(422, 'transaction not found');
     if (!decoded) return { transaction: receipt };
+    // The input tells whether a token transfer was asked for, whose Transfer event must then be there.
+    const tx = await adapter.getTransaction(hash);
     const num = (key: string) => BigInt(String(receipt[key] ?? 0));
     const fee = num('gasUsed') * num('effectiveGasPrice');
     return {
       txid: String(receipt['transactionHash']),
-      status: receipt['status'] === '0x1' ? 'SUCCESS' : 'FAILED',
+      status: transactionOutcome(tx, receipt).status,
       blocknumber: Number(num('blockNumber')),
       from: String(receipt['from']).toLowerCase(),
       to: receipt['to'] === null ? null : String(receipt['to']).toLowerCase(),
@@ -305,15 +327,11 @@ export class EvmService {
 
   async sendNative(userId: string, chain: ChainName, network: Network, body: Send & { amount: unknown }) {
     const wei = amountOf(body.amount, WEI_DECIMALS);
-    const record = {
-      type: 'default',
-      contractaddress: null,
-      tokenid: null,
+    const kind = { type: 'default', contractaddress: null, tokenid: null };
+    return this.send(userId, chain, network, body, kind, async (adapter) => ({
       amount: historyAmount(wei, WEI_DECIMALS),
-    };
-    return this.send(userId, chain, network, body, record, (a, o) =>
-      a.buildTransfer(body.from, body.to, wei, o),
-    );
+      build: (o) => adapter.buildTransfer(body.from, body.to, wei, o),
+    }));
   }
 
   async sendToken(
@@ -322,18 +340,16 @@ export class EvmService {
     network: Network,
     body: Send & { amount: unknown; contractaddress: string },
   ) {
-    const adapter = this.adapter(chain, network);
-    const decimals = await contractRead(() => adapter.getErc20Decimals(body.contractaddress));
-    const units = amountOf(body.amount, decimals);
-    const record = {
-      type: 'ERC20',
-      contractaddress: body.contractaddress.toLowerCase(),
-      tokenid: null,
-      amount: historyAmount(units, decimals),
-    };
-    return this.send(userId, chain, network, body, record, (a, o) =>
-      a.buildErc20Transfer(body.from, body.to, body.contractaddress, units, o),
-    );
+    const contract = requiredAddress('contractaddress', body.contractaddress);
+    const kind = { type: 'ERC20', contractaddress: contract.toLowerCase(), tokenid: null };
+    return this.send(userId, chain, network, body, kind, async (adapter) => {
+      const decimals = await tokenDecimals(adapter, contract);
+      const units = amountOf(body.amount, decimals);
+      return {
+        amount: historyAmount(units, decimals),
+        build: (o) => adapter.buildErc20Transfer(body.from, body.to, contract, units, o),
+      };
+    });
   }
 
   async sendNft(
@@ -342,16 +358,13 @@ export class EvmService {
     network: Network,
     body: Send & { contractaddress: string; tokenId: unknown },
   ) {
+    const contract = requiredAddress('contractaddress', body.contractaddress);
     const tokenId = tokenIdOf(body.tokenId);
-    const record = {
-      type: 'ERC721',
-      contractaddress: body.contractaddress.toLowerCase(),
-      tokenid: tokenId.toString(),
+    const kind = { type: 'ERC721', contractaddress: contract.toLowerCase(), tokenid: tokenId.toString() };
+    return this.send(userId, chain, network, body, kind, async (adapter) => ({
       amount: historyAmount(1n, 0),
-    };
-    return this.send(userId, chain, network, body, record, (a, o) =>
-      a.buildErc721Transfer(body.from, body.to, body.contractaddress, tokenId, o),
-    );
+      build: (o) => adapter.buildErc721Transfer(body.from, body.to, contract, tokenId, o),
+    }));
   }
 
   /** An unsigned transaction to sign elsewhere; nothing is sent or stored. */
@@ -367,6 +380,9 @@ export class EvmService {
     },
   ) {
     const adapter = this.adapter(chain, network);
+    requiredAddress('from', body.from);
+    requiredAddress('to', body.to);
+    if (body.contractaddress) requiredAddress('contractaddress', body.contractaddress);
     const overrides = overridesOf(body);
     let tx: UnsignedEvmTransaction;
     if (body.contractaddress && body.tokenId !== undefined && body.tokenId !== '') {
@@ -378,7 +394,7 @@ export class EvmService {
         overrides,
       );
     } else if (body.contractaddress) {
-      const decimals = await contractRead(() => adapter.getErc20Decimals(body.contractaddress!));
+      const decimals = await tokenDecimals(adapter, body.contractaddress);
       tx = await adapter.buildErc20Transfer(
         body.from,
         body.to,
@@ -425,40 +441,36 @@ export class EvmService {
   }
 
   /**
-   * Prove the key, then (with one transactions unit reserved) take the next nonce for `from` under the
-   * database lock, sign with it and broadcast; every outcome is recorded in the history.
+   * Prove the key, then (with one transactions unit reserved) prepare and build the transaction, which
+   * refuses a token transfer that cannot work, take the next nonce for `from` under the database lock,
+   * sign with it and broadcast. A refusal before the nonce gives the unit back and takes no nonce; every
+   * outcome is recorded in the history.
    */
   private async send(
     userId: string,
     chain: ChainName,
     network: Network,
     body: Send,
-    record: { type: string; contractaddress: string | null; tokenid: string | null; amount: string },
-    build: (
-      adapter: EvmAdapter,
-      overrides: ReturnType<typeof overridesOf>,
-    ) => Promise<UnsignedEvmTransaction>,
+    kind: SendKind,
+    prepare: (adapter: EvmAdapter) => Promise<PreparedSend>,
   ) {
     const adapter = this.adapter(chain, network);
-    if (!isEvmAddress(body.from)) throw invalidField('from', 'The from field must be an address.');
-    if (!isEvmAddress(body.to)) throw invalidField('to', 'The to field must be an address.');
+    const from = checksumAddress(requiredAddress('from', body.from));
+    const to = checksumAddress(requiredAddress('to', body.to));
     const key = await this.signingKey(userId, chain, network, body);
     const overrides = overridesOf(body);
-    const entry = { ...record, from: checksumAddress(body.from), to: checksumAddress(body.to) };
+    const entry: SendKind & { from: string; to: string; amount: string | null } = {
+      ...kind,
+      from,
+      to,
+      amount: null,
+    };
     return this.deps.quotas.withTransactionQuota(userId, async () => {
       try {
-        const tx = await build(adapter, overrides);
-        let txid: string;
-        if (overrides.nonce !== undefined) {
-          txid = await adapter.broadcast((await adapter.sign(tx, key)).raw);
-        } else {
-          const sent = await this.nonces.send(
-            { chain, network, address: tx.from },
-            adapter,
-            async (nonce) => (await adapter.sign(withTransactionNonce(tx, nonce), key)).raw,
-          );
-          txid = sent.hash;
-        }
+        const prepared = await prepare(adapter);
+        entry.amount = prepared.amount;
+        const tx = await prepared.build(overrides);
+        const txid = await this.signAndBroadcast(chain, network, adapter, tx, key, overrides.nonce);
         await this.deps.transactions.record({
           userId,
           chain,
@@ -474,6 +486,24 @@ export class EvmService {
         throw error;
       }
     });
+  }
+
+  /** With a caller's nonce as is; otherwise with the next nonce from the nonce manager. */
+  private async signAndBroadcast(
+    chain: ChainName,
+    network: Network,
+    adapter: EvmAdapter,
+    tx: UnsignedEvmTransaction,
+    key: string,
+    nonce: bigint | undefined,
+  ): Promise<string> {
+    if (nonce !== undefined) return adapter.broadcast((await adapter.sign(tx, key)).raw);
+    const sent = await this.nonces.send(
+      { chain, network, address: tx.from },
+      adapter,
+      async (n) => (await adapter.sign(withTransactionNonce(tx, n), key)).raw,
+    );
+    return sent.hash;
   }
 
   private async signingKey(
@@ -563,6 +593,19 @@ async function wrongPassword<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
   }
+}
+
+/** The address in `field`, or a 422 field error: not an address, or a mixed-case typo (EIP-55). */
+function requiredAddress(field: string, address: unknown): string {
+  const message = evmAddressFieldMessage(field, address);
+  if (message !== null) throw invalidField(field, message);
+  return String(address);
+}
+
+/** A token send needs decimals: no code is 422 `not a token contract`; code without decimals() is 400. */
+async function tokenDecimals(adapter: EvmAdapter, contract: string): Promise<number> {
+  await adapter.requireTokenContract(contract);
+  return contractRead(() => adapter.getErc20Decimals(contract));
 }
 
 /** Contract reads answer 400 when the address is not the contract the route needs. */

@@ -12,7 +12,14 @@ import type { BlockTransfers, ChainAdapter, Network } from '../types.ts';
 import { ERC20_ABI, ERC721_ABI } from './abi.ts';
 import { EvmBlockReader } from './block-transfers.ts';
 import { EVM_CHAINS, type EvmChainConfig, type EvmChainName, type EvmNetworkConfig } from './chains.ts';
-import { EvmChainMismatchError, EvmContractError, EvmInputError, EvmInvalidResponseError } from './errors.ts';
+import {
+  EvmChainMismatchError,
+  EvmContractError,
+  EvmInputError,
+  EvmInvalidResponseError,
+  EvmRevertError,
+  EvmTokenTransferError,
+} from './errors.ts';
 import { EvmFeeOracle, type EvmFees, type FeeOverrides, quantity } from './fees.ts';
 import { checksumAddress, type EvmKeyPair, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
 import { classifyRpcError, translateNodeError } from './node-errors.ts';
@@ -177,6 +184,28 @@ export class EvmAdapter implements ChainAdapter {
     );
   }
 
+  /** The account's runtime code; `0x` when it has none (an EOA, or nothing deployed there). */
+  async getCode(address: string): Promise<Hex> {
+    const code = await this.#call('eth_getCode', [checksumAddress(address), 'latest']);
+    if (typeof code !== 'string' || !isHex(code)) {
+      throw new EvmInvalidResponseError(`${this.chain} ${this.network} node sent malformed code`);
+    }
+    return code;
+  }
+
+  /**
+   * A call to an address without code succeeds and moves nothing, so a token transfer to one would be
+   * mined as a success.
+   *
+   * @throws EvmTokenTransferError (422 `not a token contract`) when `contract` has no code.
+   */
+  async requireTokenContract(contract: string): Promise<void> {
+    if (/^0x0*$/.test(await this.getCode(contract))) {
+      const address = checksumAddress(contract);
+      throw new EvmTokenTransferError(address, `not a token contract: ${address} has no code`);
+    }
+  }
+
   /** Next nonce of `address`: 'pending' counts transactions in the node's pool, 'latest' only mined ones. */
   async getTransactionCount(address: string, block: 'pending' | 'latest' = 'pending'): Promise<number> {
     const count = await this.#call('eth_getTransactionCount', [checksumAddress(address), block]);
@@ -249,7 +278,8 @@ export class EvmAdapter implements ChainAdapter {
     return this.#build(from, to, wei, overrides.data ?? '0x', overrides);
   }
 
-  buildErc20Transfer(
+  /** ERC20 `transfer`; refused before anything is signed when it cannot work (see #refuseFailingTokenCall). */
+  async buildErc20Transfer(
     from: string,
     to: string,
     contract: string,
@@ -263,11 +293,22 @@ export class EvmAdapter implements ChainAdapter {
       functionName: 'transfer',
       args: [checksumAddress(to), units],
     });
-    return this.#build(from, contract, 0n, appendData(call, overrides.data), overrides);
+    const data = appendData(call, overrides.data);
+    await this.#refuseFailingTokenCall(from, contract, data, {
+      returnsBool: true,
+      explainRevert: async () => {
+        const { balance } = await this.#tokens.erc20Balance(from, contract);
+        return balance < units ? 'insufficient token balance' : null;
+      },
+    });
+    return this.#build(from, contract, 0n, data, overrides);
   }
 
-  /** safeTransferFrom: a receiving contract that cannot hold NFTs makes it revert instead of losing the token. */
-  buildErc721Transfer(
+  /**
+   * safeTransferFrom: a receiving contract that cannot hold NFTs makes it revert instead of losing the
+   * token. Refused before anything is signed when it cannot work (see #refuseFailingTokenCall).
+   */
+  async buildErc721Transfer(
     from: string,
     to: string,
     contract: string,
@@ -281,7 +322,15 @@ export class EvmAdapter implements ChainAdapter {
       functionName: 'safeTransferFrom',
       args: [checksumAddress(from), checksumAddress(to), tokenId],
     });
-    return this.#build(from, contract, 0n, appendData(call, overrides.data), overrides);
+    const data = appendData(call, overrides.data);
+    await this.#refuseFailingTokenCall(from, contract, data, {
+      returnsBool: false,
+      explainRevert: async () => {
+        const owner = await this.#tokens.nftOwner(contract, tokenId);
+        return owner === checksumAddress(from) ? null : `not the owner of token ${tokenId}`;
+      },
+    });
+    return this.#build(from, contract, 0n, data, overrides);
   }
 
   // Signing and broadcasting.
@@ -351,6 +400,33 @@ export class EvmAdapter implements ChainAdapter {
     return unsignedTransaction({ chainId: this.chainId, from, nonce, to, value, data, gas, ...fees });
   }
 
+  /**
+   * Refuses a token call that cannot work before anything is signed, so it costs no nonce, no fee and no
+   * quota: no code at `contract`, or the exact call from `from` (eth_call) reverts, or returns false when
+   * `returnsBool` (ERC20 `transfer`; tokens that return nothing answer `0x`). A revert with a reason is
+   * the node's EvmRevertError; without one, `explainRevert` says why (balance, ownership) where it can.
+   */
+  async #refuseFailingTokenCall(
+    from: string,
+    contract: string,
+    data: Hex,
+    check: { returnsBool: boolean; explainRevert: () => Promise<string | null> },
+  ): Promise<void> {
+    await this.requireTokenContract(contract);
+    const call = { from: checksumAddress(from), to: checksumAddress(contract), data };
+    let result: unknown;
+    try {
+      result = await this.#rpc.request('eth_call', [call, 'latest']);
+    } catch (error) {
+      const translated = translateNodeError(error);
+      if (!(translated instanceof EvmRevertError) || translated.reason !== null) throw translated;
+      const why = await check.explainRevert().catch(() => null);
+      throw new EvmTokenTransferError(call.to, why ?? 'token transfer would revert (no reason given)');
+    }
+    if (check.returnsBool && isFalseWord(result))
+      throw new EvmTokenTransferError(call.to, 'token transfer returned false');
+  }
+
   /** ERC20 decimals for transfers found in blocks (cached by the token reader); 0 for a non-answering contract. */
   async #watchedDecimals(contract: string): Promise<number> {
     if (this.#noDecimals.has(contract)) return 0;
@@ -408,6 +484,11 @@ export const evmAdapterFactory = (chain: EvmChainName): AdapterFactory => {
 function withMargin(estimate: bigint, data: Hex): bigint {
   if (estimate === TRANSFER_GAS && data === '0x') return estimate;
   return (estimate * 12n + 9n) / 10n;
+}
+
+/** A 32-byte zero word: what a bool `false` return looks like. */
+function isFalseWord(result: unknown): boolean {
+  return typeof result === 'string' && /^0x0{64}$/.test(result);
 }
 
 function appendData(call: Hex, extra: Hex | undefined): Hex {

@@ -46,6 +46,20 @@ export class EvmContractError extends ApiError {
 }
 
 /**
+ * A token transfer refused before signing because it cannot work: the contract has no code, the call
+ * would revert without a reason (the message then says why: balance, ownership), or returns false.
+ */
+export class EvmTokenTransferError extends ApiError {
+  readonly contract: string;
+
+  constructor(contract: string, message: string) {
+    super(422, message);
+    this.name = 'EvmTokenTransferError';
+    this.contract = contract;
+  }
+}
+
+/**
  * The node refused a call or a transaction for a reason not covered below. `code` is the JSON-RPC error
  * code; the message is the node's own text.
  */

@@ -28,12 +28,16 @@ export {
   EvmNonceError,
   type EvmNonceErrorKind,
   EvmRevertError,
+  EvmTokenTransferError,
 } from './errors.ts';
 export { type EvmChainFamily, evmFamilies } from './family.ts';
 export { type EvmFees, type FeeMarket, type FeeOverrides, feeCap, readFeeHistory } from './fees.ts';
 export {
   checksumAddress,
+  type EvmAddressProblem,
   type EvmKeyPair,
+  evmAddressFieldMessage,
+  evmAddressProblem,
   evmKeyFromPrivate,
   generateEvmKey,
   isEvmAddress,
