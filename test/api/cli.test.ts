@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => gw?.close());
 
-describe('admin CLI', () => {
+// Each step starts a process that loads TypeScript: seconds apiece on a busy machine.
+describe('admin CLI', { timeout: 120_000 }, () => {
   it('token create prints only the token, creating the user, through npm run cli', async () => {
     // As a user's shell runs it: no loglevel inherited from an outer npm, so the project's .npmrc decides.
     const result = await run('npm', ['run', 'cli', '--', 'token', 'create', '--email', 'cli@example.com'], {
