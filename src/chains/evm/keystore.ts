@@ -178,7 +178,7 @@ function parseKeystore(content: unknown): ParsedKeystore {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     throw new EvmInputError('keystore must be a JSON object');
   const file = json as Record<string, unknown>;
-  if (Number(file['version']) !== 3) throw new EvmInputError('only version 3 keystores are supported');
+  if (wholeNumber(file['version']) !== 3) throw new EvmInputError('only version 3 keystores are supported');
   const crypto = (file['crypto'] ?? file['Crypto']) as Record<string, unknown> | undefined;
   if (crypto === null || typeof crypto !== 'object')
     throw new EvmInputError('keystore has no crypto section');
@@ -192,21 +192,21 @@ function parseKeystore(content: unknown): ParsedKeystore {
   const ciphertext = hexField(crypto['ciphertext'], 'ciphertext', 1, 32);
   const macBytes = hexField(crypto['mac'], 'mac', 32, 32);
   const salt = hexField(kdfparams['salt'], 'kdfparams.salt', 1, 64);
-  const dklen = Number(kdfparams['dklen']);
+  const dklen = wholeNumber(kdfparams['dklen']);
   let kdf: KdfParams;
   if (crypto['kdf'] === 'scrypt') {
     kdf = {
       kdf: 'scrypt',
-      n: Number(kdfparams['n']),
-      r: Number(kdfparams['r']),
-      p: Number(kdfparams['p']),
+      n: wholeNumber(kdfparams['n']),
+      r: wholeNumber(kdfparams['r']),
+      p: wholeNumber(kdfparams['p']),
       dklen,
       salt,
     };
   } else if (crypto['kdf'] === 'pbkdf2') {
     if (kdfparams['prf'] !== 'hmac-sha256')
       throw new EvmInputError('keystore pbkdf2 prf must be hmac-sha256');
-    kdf = { kdf: 'pbkdf2', c: Number(kdfparams['c']), dklen, salt };
+    kdf = { kdf: 'pbkdf2', c: wholeNumber(kdfparams['c']), dklen, salt };
   } else {
     throw new EvmInputError('keystore kdf must be scrypt or pbkdf2');
   }
@@ -218,6 +218,12 @@ function parseKeystore(content: unknown): ParsedKeystore {
     address = text;
   }
   return { address, iv, ciphertext, mac: macBytes, kdf };
+}
+
+/** A keystore number, written as a JSON number or decimal text; anything else is NaN, which the checks refuse. */
+function wholeNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
 }
 
 function hexField(value: unknown, field: string, minBytes: number, maxBytes: number): Uint8Array {

@@ -165,6 +165,16 @@ describe('keystore import: published vectors', () => {
       },
       // An address that is not the key's.
       { ...wikiPbkdf2, address: 'f466859ead1932d743d622cb74fc058882e8648a' },
+      // Numbers that are objects which cannot even be turned into text.
+      {
+        ...wikiScrypt,
+        crypto: { ...wikiScrypt.crypto, kdfparams: { ...wikiScrypt.crypto.kdfparams, n: { toString: 'x' } } },
+      },
+      { ...wikiPbkdf2, version: { valueOf: 'x' } },
+      {
+        ...wikiPbkdf2,
+        crypto: { ...wikiPbkdf2.crypto, kdfparams: { ...wikiPbkdf2.crypto.kdfparams, c: '0x10' } },
+      },
     ];
     for (const content of cases) {
       const error = await importKeystore(content, 'testpassword').then(
