@@ -1,10 +1,11 @@
 import { httpOverhead } from './http-overhead.ts';
 import { jsonBody } from './json-body.ts';
 import { matcherAtScale } from './matcher.ts';
+import { requestLogging } from './request-logging.ts';
 import type { Benchmark } from './types.ts';
 import { webhookLatency } from './webhook-latency.ts';
 
-const BENCHMARKS: Benchmark[] = [jsonBody, httpOverhead, matcherAtScale, webhookLatency];
+const BENCHMARKS: Benchmark[] = [jsonBody, httpOverhead, requestLogging, matcherAtScale, webhookLatency];
 
 /** `npm run bench [name filter]`: each result printed with its baseline and the ratio between them. */
 const filter = process.argv[2];
