@@ -1,7 +1,7 @@
 /**
  * Exact amounts: human decimal text (or a JSON number) <-> bigint base units (sun, wei, lamports,
- * satoshis, token units). Nothing here goes through floating point except `amountToNumber`, whose whole
- * job is to produce a JSON number for wire formats that insist on one.
+ * satoshis, token units). Nothing here goes through floating point: wire formats that want a JSON number
+ * get its exact literal text (`amountJsonLiteral`), never a double.
  */
 
 /** Most decimals an asset may declare here (ERC-20 allows up to 255; nothing real uses more than 24). */
@@ -124,13 +124,13 @@ export function formatAmount(units: bigint, decimals: number, options: FormatAmo
 }
 
 /**
- * Base units to a JSON number, for wire fields that want a number. The result is the double nearest to
- * the exact value, so it rounds once the amount needs more than 15-17 significant digits (large wei or
- * lamport amounts); never feed it back into arithmetic.
+ * Base units as the exact JSON number literal of the amount in the asset's units: 123456789012345678n
+ * with 18 decimals is `0.123456789012345678`, all of it, where a double would keep 17 digits. JSON allows
+ * any number of digits; write the literal into the JSON text as is (webhooks/json-text.ts). The minimal
+ * decimal text already has JSON's number grammar: no exponent, no leading zero, no trailing dot.
  */
-export function amountToNumber(units: bigint, decimals: number): number {
-  // Parsing the exact decimal text gives the correctly rounded double; dividing floats would not.
-  return Number(formatAmount(units, decimals));
+export function amountJsonLiteral(units: bigint, decimals: number): string {
+  return formatAmount(units, decimals);
 }
 
 function assertDecimals(decimals: number): void {

@@ -3,7 +3,8 @@ import type { ChainName, Network } from '../chains/types.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../services/transaction-log.ts';
 import type { Database } from '../store/schema.ts';
-import type { NotificationPayload } from './outbox.ts';
+import type { JsonNumber } from './json-text.ts';
+import { exactAmount, type StoredPayload } from './outbox.ts';
 
 /** A notification as the log lists it: Chaingateway's item plus Switchyard's delivery details. */
 export interface NotificationOut {
@@ -16,7 +17,8 @@ export interface NotificationOut {
   from: string | null;
   to: string | null;
   tokenid: string | null;
-  amount: number;
+  /** Exact, as in the payload: write it with toJsonText, which keeps every digit. */
+  amount: JsonNumber;
   amount_raw: string;
   blocknumber: string;
   status: string;
@@ -64,7 +66,7 @@ export class NotificationLog {
       .execute();
     return {
       items: rows.map((row) => {
-        const payload = JSON.parse(row.payload) as NotificationPayload;
+        const payload = JSON.parse(row.payload) as StoredPayload;
         return {
           id: row.id,
           webhook_id: row.webhook_id,
@@ -75,7 +77,7 @@ export class NotificationLog {
           from: payload.from,
           to: payload.to,
           tokenid: payload.tokenid,
-          amount: payload.amount,
+          amount: exactAmount(BigInt(payload.amount_raw), payload.decimals),
           amount_raw: payload.amount_raw,
           blocknumber: payload.blocknumber,
           status: row.status,

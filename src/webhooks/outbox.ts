@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { amountToNumber } from '../chains/amount.ts';
+import { amountJsonLiteral } from '../chains/amount.ts';
 import type { TransferEvent } from '../chains/types.ts';
 import type { Database } from '../store/schema.ts';
+import { JsonNumber, toJsonText } from './json-text.ts';
 import type { MatchableWebhook } from './matcher.ts';
 
 export type NotificationEvent = 'transfer' | 'reverted';
@@ -19,12 +20,24 @@ export interface NotificationPayload {
   type: string;
   contractaddress: string | null;
   txid: string;
-  amount: number;
+  /** A JSON number, as Chaingateway sends it, written exactly: every digit of `amount_raw`. */
+  amount: JsonNumber;
   blockchain: string;
   network: string;
   amount_raw: string;
   decimals: number;
   event: NotificationEvent;
+}
+
+/**
+ * A stored payload read back with JSON.parse: everything but `amount`, which JSON.parse would round to a
+ * double. Whoever needs the amount rebuilds it from `amount_raw` and `decimals` (`exactAmount`).
+ */
+export type StoredPayload = Omit<NotificationPayload, 'amount'>;
+
+/** A notification's `amount`: base units as the exact JSON number in the asset's units. */
+export function exactAmount(units: bigint, decimals: number): JsonNumber {
+  return new JsonNumber(amountJsonLiteral(units, decimals));
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in UTC, as Chaingateway writes `datetime`. */
@@ -49,7 +62,7 @@ export function buildPayload(
     type: transfer.type,
     contractaddress: transfer.contractAddress,
     txid: transfer.txid,
-    amount: amountToNumber(transfer.amountRaw, transfer.decimals),
+    amount: exactAmount(transfer.amountRaw, transfer.decimals),
     blockchain: transfer.chain,
     network: transfer.network,
     amount_raw: transfer.amountRaw.toString(),
@@ -84,7 +97,8 @@ export async function enqueueNotification(
       log_index: transfer.logIndex,
       block_number: Number(transfer.blockNumber),
       block_hash: transfer.blockHash,
-      payload: JSON.stringify(buildPayload(id, webhook.id, transfer, event)),
+      // Written once and signed as these bytes: toJsonText keeps the amount's every digit.
+      payload: toJsonText(buildPayload(id, webhook.id, transfer, event)),
       status: 'pending',
       attempts: 0,
       next_attempt_at: at,

@@ -5,12 +5,7 @@ import type { BlockTransfers, ChainAdapter, ChainName, Network, TransferEvent } 
 import type { Logger } from '../logger.ts';
 import type { Database } from '../store/schema.ts';
 import { acquireLease, releaseLease, renewLease } from './leases.ts';
-import {
-  deserializeTransfer,
-  enqueueNotification,
-  type NotificationPayload,
-  serializeTransfer,
-} from './outbox.ts';
+import { deserializeTransfer, enqueueNotification, type StoredPayload, serializeTransfer } from './outbox.ts';
 import { SubscriptionSync } from './subscription-sync.ts';
 
 export interface WatcherOptions {
@@ -369,7 +364,7 @@ export class ChainWatcher {
           .where('status', 'in', ['pending', 'failed'])
           .execute();
         if (row.notify_reverted === 1) {
-          const sent = JSON.parse(row.payload) as NotificationPayload;
+          const sent = JSON.parse(row.payload) as StoredPayload;
           await enqueueNotification(
             trx,
             { id: row.webhook_id, userId: row.user_id },
@@ -417,7 +412,7 @@ export class ChainWatcher {
 }
 
 /** The transfer a sent notification described, rebuilt from its payload, for its `reverted` twin. */
-function transferOf(payload: NotificationPayload, blockHash: string, logIndex: number): TransferEvent {
+function transferOf(payload: StoredPayload, blockHash: string, logIndex: number): TransferEvent {
   return {
     chain: payload.blockchain as ChainName,
     network: payload.network as Network,

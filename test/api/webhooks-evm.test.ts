@@ -161,6 +161,26 @@ describe('ethereum webhooks end to end (real anvil)', () => {
     });
   });
 
+  it('writes the amount exactly, every wei, in the signed body and in the notification list', async () => {
+    const to = newAddress();
+    const { secret } = await subscribe('ethereum', '/exact', { to, type: 'ETH' });
+    const hash = await devnets.ethereum.faucetNative(to, 123_456_789_012_345_678n);
+    const [hit] = await deliveries('/exact', 1);
+    // A double would make it 0.12345678901234568: the text must carry the literal itself.
+    expect(hit!.body).toContain('"amount":0.123456789012345678,');
+    expect(hit!.body).toContain('"amount_raw":"123456789012345678"');
+    expect(() => new Webhook(secret).verify(hit!.body, hit!.headers as Record<string, string>)).not.toThrow();
+    const id = JSON.parse(hit!.body).id as string;
+    const list = await api('GET', '/ethereum/webhooks/notifications');
+    expect(list.status, list.text).toBe(200);
+    expect(list.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(list.body.data.find((n: { id: string }) => n.id === id)).toMatchObject({
+      txid: hash,
+      type: 'ETH',
+    });
+    expect(list.text).toContain('"amount":0.123456789012345678,"amount_raw":"123456789012345678"');
+  });
+
   it('notifies an ERC721 transfer with its token id', async () => {
     const devnet = devnets.ethereum;
     const to = newAddress();

@@ -115,6 +115,25 @@ describe('tron webhooks end to end', () => {
     expect(received.filter((r) => r.path === '/usdt')).toHaveLength(1);
   });
 
+  it('writes the amount exactly in the signed body and in the notification list', async () => {
+    const to = newAddress();
+    const { secret } = await subscribe('/exact', { to, contractaddress: USDT });
+    await devnet.mine(1);
+    await new Promise((r) => setTimeout(r, 300));
+    // 123456789012.345678 USDT: 18 significant digits, one more than a double keeps.
+    await devnet.faucetTrc20(USDT, to, 123_456_789_012_345_678n);
+    const [hit] = await deliveries('/exact', 1);
+    expect(hit!.body).toContain('"amount":123456789012.345678,');
+    expect(() => new Webhook(secret).verify(hit!.body, hit!.headers as Record<string, string>)).not.toThrow();
+    const id = JSON.parse(hit!.body).id as string;
+    const list = await api('GET', '/tron/webhooks/notifications');
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.data.find((n: { id: string }) => n.id === id)).toMatchObject({
+      amount_raw: '123456789012345678',
+    });
+    expect(list.text).toContain('"amount":123456789012.345678,"amount_raw":"123456789012345678"');
+  });
+
   it('lists notifications; a failed one waits for a manual retry with the same id', async () => {
     const to = newAddress();
     await subscribe('/flaky', { to });

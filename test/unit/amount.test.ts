@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AmountError,
   type AmountErrorReason,
-  amountToNumber,
+  amountJsonLiteral,
   formatAmount,
   MAX_DECIMALS,
   parseAmount,
@@ -293,19 +293,39 @@ describe('formatAmount', () => {
   });
 });
 
-describe('amountToNumber', () => {
-  it('gives the nearest double of the exact value', () => {
-    expect(amountToNumber(1_500_000n, 6)).toBe(1.5);
-    expect(amountToNumber(108_935n, 6)).toBe(0.108935);
-    expect(amountToNumber(0n, 18)).toBe(0);
-    expect(amountToNumber(-1n, 6)).toBe(-0.000001);
-    expect(amountToNumber(100_000_000_000_000_000n, 18)).toBe(0.1);
-    expect(amountToNumber(10n ** 30n, 0)).toBe(1e30);
+/** RFC 8259's number grammar. */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+describe('amountJsonLiteral', () => {
+  it('writes the exact value, every digit, where a double would round', () => {
+    expect(amountJsonLiteral(123_456_789_012_345_678n, 18)).toBe('0.123456789012345678');
+    expect(Number('0.123456789012345678')).toBe(0.12345678901234568);
+    expect(amountJsonLiteral(123_456_789_012_345_678_901n, 18)).toBe('123.456789012345678901');
+    expect(amountJsonLiteral(2n ** 256n - 1n, 18)).toBe(
+      '115792089237316195423570985008687907853269984665640564039457.584007913129639935',
+    );
+    expect(amountJsonLiteral(123_456_789_012_345_678n, 6)).toBe('123456789012.345678');
   });
 
-  it('rounds (documented) once the value needs more digits than a double has', () => {
-    expect(amountToNumber(2n ** 256n - 1n, 18)).toBe(1.157920892373162e59);
-    expect(amountToNumber(123_456_789_012_345_678_901n, 18)).toBe(123.45678901234568);
+  it('writes plain decimals: no exponent, no trailing zeros or dot, a zero before the point', () => {
+    expect(amountJsonLiteral(1n, 18)).toBe('0.000000000000000001');
+    expect(amountJsonLiteral(10n ** 30n, 0)).toBe('1000000000000000000000000000000');
+    expect(amountJsonLiteral(1_500_000n, 6)).toBe('1.5');
+    expect(amountJsonLiteral(108_935n, 6)).toBe('0.108935');
+    expect(amountJsonLiteral(10n ** 18n, 18)).toBe('1');
+    expect(amountJsonLiteral(0n, 18)).toBe('0');
+    expect(amountJsonLiteral(-1n, 6)).toBe('-0.000001');
+  });
+
+  it('always has JSON number grammar and parses back to the same base units', () => {
+    const random = prng(0x150a);
+    for (let i = 0; i < 3000; i++) {
+      const decimals = randomInt(random, MAX_DECIMALS + 1);
+      const units = randomUnits(random, 78 + decimals);
+      const literal = amountJsonLiteral(units, decimals);
+      expect(literal, `${units} @ ${decimals}`).toMatch(JSON_NUMBER);
+      expect(parseAmount(literal, decimals, { allowZero: true })).toBe(units);
+    }
   });
 });
 
@@ -350,7 +370,8 @@ describe('round trips (property)', () => {
     for (let i = 0; i < 3000; i++) {
       const decimals = randomInt(random, MAX_DECIMALS + 1);
       const units = randomUnits(random, 15);
-      const asNumber = amountToNumber(units, decimals);
+      // What a client reading the literal with JSON.parse holds, and may send back.
+      const asNumber = JSON.parse(amountJsonLiteral(units, decimals)) as number;
       expect(parseAmount(asNumber, decimals, { allowZero: true }), `${units} @ ${decimals}`).toBe(units);
     }
   });

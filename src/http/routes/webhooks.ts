@@ -4,6 +4,7 @@ import type { AppContext } from '../../app-context.ts';
 import { type ChainName, isChainName } from '../../chains/types.ts';
 import { ApiError } from '../../errors.ts';
 import { retryNotification } from '../../webhooks/deliverer.ts';
+import { toJsonText } from '../../webhooks/json-text.ts';
 import type { WebhookInput } from '../../webhooks/subscriptions.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
@@ -80,8 +81,13 @@ const NotificationOut = Type.Object({
   from: Nullable(Type.String()),
   to: Nullable(Type.String()),
   tokenid: Nullable(Type.String()),
-  amount: Type.Number(),
-  amount_raw: Type.String(),
+  amount: Type.Number({
+    description:
+      "In the asset's units, exactly as the receiver got it: the literal may hold more digits than a double (0.123456789012345678); read it with a decimal-aware JSON parser, or use amount_raw",
+  }),
+  amount_raw: Type.String({
+    description: 'Base units (wei, sun, token units) as an integer string: use it for accounting',
+  }),
   blocknumber: Type.String(),
   status: Type.String({
     description: 'pending, delivering, delivered, failed, or cancelled (its block left the chain first)',
@@ -202,19 +208,18 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     app.get<{ Params: { chain: string }; Querystring: { page: number } }>(
       `/api/v2/:chain/webhooks/notifications${failedOnly ? '/failed' : ''}`,
       notificationsPage(failedOnly),
-      async (request, reply) =>
-        sendPage(
-          request,
-          reply,
-          await notificationLog.list(
-            request.userId,
-            chainOf(request.params.chain),
-            request.network,
-            request.query.page,
-            failedOnly,
-          ),
-          'Notifications fetched',
-        ),
+      async (request, reply) => {
+        const page = await notificationLog.list(
+          request.userId,
+          chainOf(request.params.chain),
+          request.network,
+          request.query.page,
+          failedOnly,
+        );
+        // The schema's serializer would write `amount` as a double; this writes its exact literal.
+        reply.type('application/json; charset=utf-8').serializer(toJsonText);
+        return sendPage(request, reply, page, 'Notifications fetched');
+      },
     );
   }
 
