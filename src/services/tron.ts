@@ -361,7 +361,15 @@ export class TronService {
     );
   }
 
-  /** An unsigned TRC20 transfer for the caller to sign; nothing is broadcast or stored. */
+  // --- unsigned builds: the same checks as the sends, nothing signed, broadcast or stored ---------
+
+  /** An unsigned TRX transfer for the caller to sign. */
+  async buildTrx(network: Network, body: { from: string; to: string; amount: unknown }) {
+    const sun = amountField(body.amount, TRX_DECIMALS);
+    return unsigned(this.adapter(network).buildTrxTransfer(body.from, body.to, sun));
+  }
+
+  /** An unsigned TRC20 transfer for the caller to sign; `amount` in the token's units. */
   async buildTrc20(
     network: Network,
     body: { from: string; to: string; contractaddress: string; amount: unknown; fee_limit?: unknown },
@@ -369,13 +377,28 @@ export class TronService {
     const adapter = this.adapter(network);
     const decimals = await adapter.getTrc20Decimals(body.contractaddress);
     const units = amountField(body.amount, decimals);
-    return adapter.buildTrc20Transfer(
-      body.from,
-      body.to,
-      body.contractaddress,
-      units,
-      this.feeLimit(body.fee_limit),
+    const feeLimit = this.feeLimit(body.fee_limit);
+    return unsigned(adapter.buildTrc20Transfer(body.from, body.to, body.contractaddress, units, feeLimit));
+  }
+
+  /** An unsigned TRC721 transferFrom(from, to, tokenid) for the caller to sign. */
+  async buildTrc721(
+    network: Network,
+    body: { from: string; to: string; contractaddress: string; tokenid: unknown; fee_limit?: unknown },
+  ) {
+    const tokenId = tokenIdField(body.tokenid);
+    const feeLimit = this.feeLimit(body.fee_limit);
+    return unsigned(
+      this.adapter(network).buildTrc721Transfer(body.from, body.to, body.contractaddress, tokenId, feeLimit),
     );
+  }
+
+  /** An unsigned TRC10 transfer for the caller to sign; `amount` in the asset's units. */
+  async buildTrc10(network: Network, body: { from: string; to: string; tokenId: string; amount: unknown }) {
+    const adapter = this.adapter(network);
+    const info = await trc10Info(adapter, body.tokenId);
+    const units = amountField(body.amount, info.precision);
+    return unsigned(adapter.buildTrc10Transfer(body.from, body.to, body.tokenId, units));
   }
 
   /** Broadcasts a transaction the caller signed; counted as a transaction and recorded. */
@@ -558,6 +581,15 @@ export class TronService {
       response,
       httpStatus: 422,
     });
+  }
+}
+
+/** A built transaction; the node's refusal (`balance is not sufficient` ...) worded as the sends word it. */
+async function unsigned(build: Promise<TronTransaction>): Promise<TronTransaction> {
+  try {
+    return await build;
+  } catch (error) {
+    throw translate(error);
   }
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app-context.ts';
 import { TronService } from '../../../services/tron.ts';
 import { tronAddressRoutes } from './addresses.ts';
+import { tronBuildRoutes } from './builds.ts';
 import { tronReadRoutes } from './reads.ts';
 import { tronStakingRoutes } from './staking.ts';
 import { tronTransactionRoutes } from './transactions.ts';
@@ -17,6 +18,7 @@ export async function tronRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
   await app.register(tronReadRoutes, { tron });
   await app.register(tronTransactionRoutes, { ctx, tron });
+  await app.register(tronBuildRoutes, { tron });
   await app.register(tronAddressRoutes, { tron });
   await app.register(tronStakingRoutes, { tron });
 }

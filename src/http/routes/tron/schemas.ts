@@ -17,6 +17,18 @@ export const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()
     "Amount in the asset's units (TRX, or the token's own decimals), as a decimal string or number",
 });
 
+/** TRC10 asset id, as the send and build bodies name it (`tokenId`). */
+export const Trc10TokenId = Type.String({
+  pattern: '^[0-9]{1,19}$',
+  description: 'TRC10 asset id, e.g. "1004920"',
+});
+
+/** TRC721 token id (uint256), as decimal text or a JSON integer. */
+export const Trc721TokenId = Type.Union([
+  Type.String({ pattern: '^[0-9]{1,78}$' }),
+  Type.Integer({ minimum: 0 }),
+]);
+
 export const Password = Type.String({
   minLength: 1,
   maxLength: 1024,

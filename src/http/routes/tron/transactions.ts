@@ -13,10 +13,11 @@ import {
   FeeLimit,
   SignedTransaction,
   SigningFields,
+  Trc10TokenId,
+  Trc721TokenId,
   TronAddress,
   TronAnyAddress,
   TxidData,
-  UnsignedTransaction,
 } from './schemas.ts';
 
 const tags = ['tron'];
@@ -27,7 +28,7 @@ const SIGNING =
   'password that does not match `from` answers 422 `Validate signature error ...`; too little TRX answers 422 ' +
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
-/** History, sends of TRX / TRC20 / TRC10 / TRC721, unsigned TRC20 builds and broadcasts of signed ones. */
+/** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
 export async function tronTransactionRoutes(
   app: FastifyInstance,
   { ctx, tron }: { ctx: AppContext; tron: TronService },
@@ -101,29 +102,6 @@ export async function tronTransactionRoutes(
       sendOk(reply, await tron.sendTrc20(request.userId, request.network, request.body), CREATED, 201),
   );
 
-  app.post<{
-    Body: { from: string; to: string; contractaddress: string; amount: string; fee_limit?: string };
-  }>(
-    '/api/v2/tron/transactions/trc20/build',
-    {
-      schema: routeSchema({
-        summary: 'Build an unsigned TRC20 transfer to sign yourself; nothing is broadcast',
-        tags,
-        body: Type.Object({
-          from: TronAddress,
-          to: TronAddress,
-          contractaddress: TronAnyAddress,
-          amount: Amount,
-          fee_limit: FeeLimit,
-        }),
-        data: UnsignedTransaction,
-        errors: [400, 404, 502, 503],
-      }),
-    },
-    async (request, reply) =>
-      sendOk(reply, await tron.buildTrc20(request.network, request.body), 'Transaction built'),
-  );
-
   app.post<{ Body: { from: string; to: string; tokenId: string; amount: string } & SigningProof }>(
     '/api/v2/tron/transactions/trc10',
     {
@@ -134,13 +112,13 @@ export async function tronTransactionRoutes(
         body: Type.Object({
           from: TronAddress,
           to: TronAddress,
-          tokenId: Type.String({ pattern: '^[0-9]{1,19}$', description: 'TRC10 asset id, e.g. "1004920"' }),
+          tokenId: Trc10TokenId,
           amount: Amount,
           ...SigningFields,
         }),
         data: TxidData,
         status: 201,
-        errors: SEND_ERRORS,
+        errors: [...SEND_ERRORS, 400],
       }),
     },
     async (request, reply) =>
@@ -166,7 +144,7 @@ export async function tronTransactionRoutes(
           from: TronAddress,
           to: TronAddress,
           contractaddress: TronAnyAddress,
-          tokenid: Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]),
+          tokenid: Trc721TokenId,
           amount: Type.Optional(Amount),
           fee_limit: FeeLimit,
           ...SigningFields,
