@@ -1,6 +1,6 @@
-import { isEvmAddress } from '../chains/evm/keys.ts';
+import { checksumAddress, isEvmAddress } from '../chains/evm/keys.ts';
 import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
-import type { ChainName } from '../chains/types.ts';
+import { type ChainName, isChainName } from '../chains/types.ts';
 
 /** What a webhook filter on one chain may name, and how its addresses are compared. */
 export interface ChainWebhookRules {
@@ -11,6 +11,8 @@ export interface ChainWebhookRules {
   isAddress(address: string): boolean;
   /** The one form matching compares, so an address in any accepted spelling matches. */
   normalize(address: string): string;
+  /** The form users are shown (stored webhooks, notifications), from the normalized form. */
+  display(address: string): string;
   /** Bitcoin has no token contracts. */
   hasContracts: boolean;
 }
@@ -21,6 +23,8 @@ const evm = (types: readonly string[], aliases?: Record<string, string>): ChainW
   // 0x required; mixed case must carry a valid EIP-55 checksum, so a typo is refused, not watched.
   isAddress: (a) => a.startsWith('0x') && isEvmAddress(a),
   normalize: (a) => a.toLowerCase(),
+  // EIP-55, as wallets and explorers write it; matching still compares the lower-case form.
+  display: (a) => checksumAddress(a),
   hasContracts: true,
 });
 
@@ -31,6 +35,7 @@ export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
     types: ['TRX', 'TRC10', 'TRC20', 'TRC721'],
     isAddress: isTronAddress,
     normalize: toBase58Address,
+    display: (a) => a,
     hasContracts: true,
   },
   ethereum: evm(['ETH', 'ERC20', 'ERC721']),
@@ -41,6 +46,7 @@ export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
     types: ['SOL', 'SPL'],
     isAddress: (a) => a.length >= 32 && a.length <= 44 && BASE58.test(a),
     normalize: (a) => a,
+    display: (a) => a,
     hasContracts: true,
   },
   bitcoin: {
@@ -48,6 +54,20 @@ export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
     isAddress: (a) => /^(bc1|tb1|bcrt1|[13mn2])[a-zA-HJ-NP-Z0-9]{25,87}$/.test(a),
     // Bech32 is case-insensitive (and written lower case); base58 is case-sensitive.
     normalize: (a) => (/^(bc1|tb1|bcrt1)/i.test(a) ? a.toLowerCase() : a),
+    display: (a) => a,
     hasContracts: false,
   },
 };
+
+/**
+ * A normalized address, or null, in the chain's display form. Never throws: it runs inside the watcher's
+ * block transaction, where an address it cannot show must not stop the chain; it is shown as it is.
+ */
+export function displayAddress(chain: string, address: string | null): string | null {
+  if (address === null || !isChainName(chain)) return address;
+  try {
+    return WEBHOOK_RULES[chain].display(address);
+  } catch {
+    return address;
+  }
+}

@@ -3,6 +3,7 @@ import type { ChainName, Network } from '../chains/types.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../services/transaction-log.ts';
 import type { Database } from '../store/schema.ts';
+import { displayAddress } from './chain-rules.ts';
 import type { JsonNumber } from './json-text.ts';
 import { exactAmount, type StoredPayload } from './outbox.ts';
 
@@ -73,9 +74,10 @@ export class NotificationLog {
           event: row.event,
           txid: row.txid,
           type: payload.type,
-          contractaddress: payload.contractaddress,
-          from: payload.from,
-          to: payload.to,
+          // Payloads written before addresses were shown checksummed get the same form here.
+          contractaddress: displayAddress(row.chain, payload.contractaddress),
+          from: displayAddress(row.chain, payload.from),
+          to: displayAddress(row.chain, payload.to),
           tokenid: payload.tokenid,
           amount: exactAmount(BigInt(payload.amount_raw), payload.decimals),
           amount_raw: payload.amount_raw,

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import { amountJsonLiteral } from '../chains/amount.ts';
 import type { TransferEvent } from '../chains/types.ts';
 import type { Database } from '../store/schema.ts';
+import { displayAddress } from './chain-rules.ts';
 import { JsonNumber, toJsonText } from './json-text.ts';
 import type { MatchableWebhook } from './matcher.ts';
 
@@ -51,16 +52,17 @@ export function buildPayload(
   transfer: TransferEvent,
   event: NotificationEvent,
 ): NotificationPayload {
+  const shown = (address: string | null) => displayAddress(transfer.chain, address);
   return {
     id,
     webhook_id: webhookId,
-    from: transfer.from,
-    to: transfer.to,
+    from: shown(transfer.from),
+    to: shown(transfer.to),
     blocknumber: transfer.blockNumber.toString(),
     datetime: chaingatewayDatetime(transfer.time),
     tokenid: transfer.tokenId,
     type: transfer.type,
-    contractaddress: transfer.contractAddress,
+    contractaddress: shown(transfer.contractAddress),
     txid: transfer.txid,
     amount: exactAmount(transfer.amountRaw, transfer.decimals),
     blockchain: transfer.chain,

@@ -5,7 +5,7 @@ import type { ChainName, Network } from '../chains/types.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import { type FieldError, notFound, validationFailed } from '../errors.ts';
 import type { Database, WebhooksTable } from '../store/schema.ts';
-import { WEBHOOK_RULES } from './chain-rules.ts';
+import { displayAddress, WEBHOOK_RULES } from './chain-rules.ts';
 import { generateWebhookSecret } from './signing.ts';
 
 /** A subscription as the API receives it (POST and PUT take the same body). */
@@ -339,9 +339,10 @@ export function toOut(row: WebhooksTable): WebhookOut {
     blockchain: row.chain,
     network: row.network,
     url: row.url,
-    from: row.from_address,
-    to: row.to_address,
-    contractaddress: row.contract_address,
+    // Stored normalized for matching (EVM lower case); shown in the chain's display form (EIP-55).
+    from: displayAddress(row.chain, row.from_address),
+    to: displayAddress(row.chain, row.to_address),
+    contractaddress: displayAddress(row.chain, row.contract_address),
     token_id: row.token_id,
     type: row.type,
     confirmations: row.confirmations,

@@ -28,7 +28,7 @@ let token: string;
 
 const api = (method: string, path: string, options: RequestOptions = {}) =>
   gw.request(method, `/api/v2${path}`, { token, ...options });
-/** A fresh address, checksummed: subscriptions accept any case, payloads carry lower case. */
+/** A fresh address, checksummed: subscriptions accept any case; webhooks and payloads show EIP-55. */
 const newAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
 
 beforeAll(async () => {
@@ -122,9 +122,9 @@ describe('ethereum webhooks end to end (real anvil)', () => {
     expect(payload).toMatchObject({
       webhook_id: webhook,
       from: '0x0000000000000000000000000000000000000000',
-      to: to.toLowerCase(),
+      to,
       type: 'ERC20',
-      contractaddress: usdt.toLowerCase(),
+      contractaddress: getAddress(usdt),
       txid: hash,
       amount: 0.108935,
       amount_raw: '108935',
@@ -146,14 +146,15 @@ describe('ethereum webhooks end to end (real anvil)', () => {
 
   it('notifies a native ETH transfer', async () => {
     const to = newAddress();
+    // Subscribed in lower case: matching ignores case, the payload shows the EIP-55 form.
     await subscribe('ethereum', '/eth', { to: to.toLowerCase(), type: 'ETH' });
     const hash = await devnets.ethereum.faucetNative(to, 1_250_000_000_000_000_000n);
     await deliveries('/eth', 1);
     expect(payloads('/eth')[0]).toMatchObject({
       txid: hash,
       type: 'ETH',
-      to: to.toLowerCase(),
-      from: devnets.ethereum.faucetAccount.address.toLowerCase(),
+      to,
+      from: getAddress(devnets.ethereum.faucetAccount.address),
       contractaddress: null,
       amount: 1.25,
       amount_raw: '1250000000000000000',
@@ -177,8 +178,37 @@ describe('ethereum webhooks end to end (real anvil)', () => {
     expect(list.body.data.find((n: { id: string }) => n.id === id)).toMatchObject({
       txid: hash,
       type: 'ETH',
+      to,
+      from: getAddress(devnets.ethereum.faucetAccount.address),
     });
     expect(list.text).toContain('"amount":0.123456789012345678,"amount_raw":"123456789012345678"');
+  });
+
+  it('shows stored webhooks with EIP-55 addresses, whatever case they were given in', async () => {
+    const from = newAddress();
+    const to = newAddress();
+    const usdt = getAddress(devnets.ethereum.tokens.erc20.USDT);
+    const { webhook } = await subscribe('ethereum', '/shown', {
+      from: from.toLowerCase(),
+      to: `0x${to.slice(2).toUpperCase()}`,
+      contractaddress: usdt.toLowerCase(),
+    });
+    const shown = { from, to, contractaddress: usdt };
+    expect((await api('GET', `/ethereum/webhooks/${webhook}`)).body.data).toMatchObject(shown);
+    const listed = (await api('GET', '/ethereum/webhooks')).body.data as { id: string }[];
+    expect(listed.find((w) => w.id === webhook)).toMatchObject(shown);
+    const put = await api('PUT', `/ethereum/webhooks/${webhook}`, {
+      json: { url: `${receiverUrl}/shown`, to: to.toLowerCase(), contractaddress: usdt },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body.data).toMatchObject({ from: null, to, contractaddress: usdt });
+    // Stored in the form matching compares.
+    const row = await gw.ctx.store.db
+      .selectFrom('webhooks')
+      .select(['to_address', 'contract_address'])
+      .where('id', '=', webhook)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ to_address: to.toLowerCase(), contract_address: usdt.toLowerCase() });
   });
 
   it('notifies an ERC721 transfer with its token id', async () => {
@@ -190,8 +220,8 @@ describe('ethereum webhooks end to end (real anvil)', () => {
     expect(payloads('/nft')[0]).toMatchObject({
       type: 'ERC721',
       tokenid: tokenId.toString(),
-      contractaddress: devnet.tokens.erc721.NFT.toLowerCase(),
-      to: to.toLowerCase(),
+      contractaddress: getAddress(devnet.tokens.erc721.NFT),
+      to,
       amount: 1,
       amount_raw: '1',
       decimals: 0,
@@ -235,7 +265,7 @@ describe('ethereum webhooks end to end (real anvil)', () => {
       event: 'reverted',
       txid: hash,
       blocknumber: sent.blocknumber,
-      to: to.toLowerCase(),
+      to,
       amount_raw: '3000000000000000',
       type: 'ETH',
     });
@@ -317,10 +347,10 @@ describe.each([
       network: 'mainnet',
       type,
       txid: hash,
-      to: to.toLowerCase(),
+      to,
       amount: 2,
       decimals: native ? 18 : 6,
-      contractaddress: native ? null : devnet.tokens.erc20.USDT.toLowerCase(),
+      contractaddress: native ? null : getAddress(devnet.tokens.erc20.USDT),
       event: 'transfer',
     });
     expect(() => new Webhook(secret).verify(hit!.body, hit!.headers as Record<string, string>)).not.toThrow();
