@@ -3,6 +3,7 @@ import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { TronAdapter } from '../chains/tron/adapter.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
+import { type DecodedContract, decodeContract } from '../chains/tron/decode-contract.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from '../chains/tron/errors.ts';
 import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from '../chains/tron/keys.ts';
 import type {
@@ -404,27 +405,15 @@ export class TronService {
   /** Broadcasts a transaction the caller signed; counted as a transaction and recorded. */
   async broadcast(userId: string, network: Network, tx: SignedTronTransaction): Promise<{ txid: string }> {
     const adapter = this.adapter(network);
-    const summary = summarizeContract(tx);
+    // Read before broadcasting: once the node has the transaction, a failed token lookup must not hide it.
+    const record = await broadcastRecord(adapter, decodeContract(tx));
     return this.deps.quotas.withTransactionQuota(userId, async () => {
       try {
         const { txid } = await adapter.broadcast(tx);
-        await this.record(
-          userId,
-          network,
-          { type: summary.type, from: summary.from, to: summary.to, amount: summary.amount },
-          txid,
-          { result: true, txid },
-          201,
-        );
+        await this.record(userId, network, record, txid, { result: true, txid }, 201);
         return { txid };
       } catch (error) {
-        await this.recordFailure(
-          userId,
-          network,
-          { type: summary.type, from: summary.from, to: summary.to, amount: summary.amount },
-          tx.txID,
-          error,
-        );
+        await this.recordFailure(userId, network, record, tx.txID, error);
         throw translate(error);
       }
     });
@@ -636,39 +625,59 @@ function estimateOut(estimate: TronResourceEstimate, feeLimitSun: bigint): Estim
   };
 }
 
-/** Who sent what in a caller-signed transaction, for the history. */
-function summarizeContract(tx: TronTransaction): {
-  type: string;
-  from: string;
-  to: string | null;
-  amount: string | null;
-} {
-  const contract = tx.raw_data?.contract?.[0];
-  const value = (contract?.parameter?.value ?? {}) as Record<string, unknown>;
-  const address = (field: string) => {
-    const raw = value[field];
-    return typeof raw === 'string' && isTronAddress(raw) ? toBase58Address(raw) : null;
-  };
-  const from = address('owner_address') ?? '';
-  if (contract?.type === 'TransferContract') {
-    // The node would refuse it too; refusing here keeps a malformed amount out of the history.
-    const sun = value['amount'];
-    const text = typeof sun === 'number' || typeof sun === 'string' ? String(sun) : '';
-    if (!/^\d{1,19}$/.test(text)) {
-      throw invalidField('raw_data', 'The TransferContract amount must be a whole number of sun.');
+/** A caller-signed transaction's history entry: what it moves, in the asset's units as sends record it. */
+async function broadcastRecord(adapter: TronAdapter, decoded: DecodedContract): Promise<SendRecord> {
+  const { from, to } = decoded;
+  const parties = { from: from ?? '', to };
+  switch (decoded.type) {
+    case 'TRX':
+      return { type: 'TRX', ...parties, amount: historyAmount(decoded.amount, TRX_DECIMALS) };
+    case 'TRC10': {
+      const precision = await trc10PrecisionOrRaw(adapter, decoded.tokenId);
+      const amount = historyAmount(decoded.amount, precision);
+      return { type: 'TRC10', ...parties, amount, tokenid: decoded.tokenId };
     }
-    return {
-      type: 'TRX',
-      from,
-      to: address('to_address'),
-      amount: historyAmount(BigInt(text), TRX_DECIMALS),
-    };
+    case 'TRC20': {
+      const decimals = await trc20DecimalsOrRaw(adapter, decoded.contract);
+      const amount = historyAmount(decoded.amount, decimals);
+      return { type: 'TRC20', ...parties, amount, contractaddress: decoded.contract };
+    }
+    case 'TRC721':
+      return {
+        type: 'TRC721',
+        ...parties,
+        amount: historyAmount(1n, 0),
+        contractaddress: decoded.contract,
+        tokenid: decoded.tokenId.toString(),
+      };
+    case 'CONTRACT':
+      return { type: 'CONTRACT', ...parties, amount: null, contractaddress: decoded.contract };
+    case 'OTHER':
+      return { type: decoded.contractType, ...parties, amount: null };
   }
-  if (contract?.type === 'TransferAssetContract')
-    return { type: 'TRC10', from, to: address('to_address'), amount: null };
-  if (contract?.type === 'TriggerSmartContract')
-    return { type: 'CONTRACT', from, to: address('contract_address'), amount: null };
-  return { type: contract?.type ?? 'UNKNOWN', from, to: null, amount: null };
+}
+
+/**
+ * Decimals of a broadcast TRC20 amount; 0 (raw units) for a contract that does not answer decimals(),
+ * which the node, not the gateway, gets to judge.
+ */
+async function trc20DecimalsOrRaw(adapter: TronAdapter, contract: string): Promise<number> {
+  try {
+    return await adapter.getTrc20Decimals(contract);
+  } catch (error) {
+    if (error instanceof TronContractError) return 0;
+    throw error;
+  }
+}
+
+/** Precision of a broadcast TRC10 amount; 0 (raw units) for an asset unknown to the node (it refuses it). */
+async function trc10PrecisionOrRaw(adapter: TronAdapter, tokenId: string): Promise<number> {
+  try {
+    return (await adapter.getTrc10Info(tokenId)).precision;
+  } catch (error) {
+    if (error instanceof TronContractError) return 0;
+    throw error;
+  }
 }
 
 function normalizeTxid(txid: string): string {

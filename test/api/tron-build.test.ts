@@ -71,6 +71,16 @@ async function history(): Promise<Record<string, unknown>[]> {
   return res.body.data;
 }
 
+/** What the gateway's history says about `txid`, the amount without the padding zeros of its format. */
+async function historyOf(txid: string) {
+  const entry = (await history()).find((record) => record['txid'] === txid);
+  expect(entry, txid).toBeDefined();
+  const amount = String(entry!['amount'])
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+  return { ...entry, amount };
+}
+
 async function transactionsLeft(): Promise<number> {
   const res = await gw.request('GET', '/api/account', { token });
   return res.body.data.quotas_left.transactions;
@@ -107,8 +117,17 @@ describe('build, sign with tronweb, broadcast', () => {
       await api('POST', '/transactions/build', { json: { from: wallet.address, to, amount: '1.5' } }),
     );
     expect(unsigned.raw_data.contract).toMatchObject([{ type: 'TransferContract' }]);
-    await signAndBroadcast(wallet, unsigned);
+    const txid = await signAndBroadcast(wallet, unsigned);
     expect(await balance(to)).toBe('1500000');
+    expect(await historyOf(txid)).toMatchObject({
+      type: 'TRX',
+      from: wallet.address,
+      to,
+      amount: '1.5',
+      contractaddress: null,
+      tokenid: null,
+      httpStatus: 201,
+    });
   });
 
   it('TRC10: the receiver gets the amount built, in the asset units', async () => {
@@ -122,8 +141,16 @@ describe('build, sign with tronweb, broadcast', () => {
       }),
     );
     expect(unsigned.raw_data.contract).toMatchObject([{ type: 'TransferAssetContract' }]);
-    await signAndBroadcast(wallet, unsigned);
+    const txid = await signAndBroadcast(wallet, unsigned);
     expect(await balance(`${to}/trc10/${TRC10}`)).toBe('2500000');
+    expect(await historyOf(txid)).toMatchObject({
+      type: 'TRC10',
+      from: wallet.address,
+      to,
+      amount: '2.5',
+      contractaddress: null,
+      tokenid: TRC10,
+    });
   });
 
   it('TRC20: the receiver gets the amount built, in the token units', async () => {
@@ -137,8 +164,16 @@ describe('build, sign with tronweb, broadcast', () => {
       }),
     );
     expect(unsigned.raw_data.contract).toMatchObject([{ type: 'TriggerSmartContract' }]);
-    await signAndBroadcast(wallet, unsigned);
+    const txid = await signAndBroadcast(wallet, unsigned);
     expect(await balance(`${to}/trc20/${USDT}`)).toBe('3000000');
+    expect(await historyOf(txid)).toMatchObject({
+      type: 'TRC20',
+      from: wallet.address,
+      to,
+      amount: '3',
+      contractaddress: USDT,
+      tokenid: null,
+    });
   });
 
   it('TRC721: the receiver owns the token built', async () => {
@@ -162,6 +197,14 @@ describe('build, sign with tronweb, broadcast', () => {
     const nft = await wallet.tronWeb.contract().at(NFT);
     const owner = (await nft.methods.ownerOf(tokenId).call()) as string;
     expect(wallet.tronWeb.address.fromHex(owner)).toBe(to);
+    expect(await historyOf(txid)).toMatchObject({
+      type: 'TRC721',
+      from: wallet.address,
+      to,
+      amount: '1',
+      contractaddress: NFT,
+      tokenid: tokenId.toString(),
+    });
   });
 
   it("refuses a transaction signed with another key with the node's own message", async () => {
@@ -185,6 +228,13 @@ describe('build, sign with tronweb, broadcast', () => {
     );
     await devnet.mine(1);
     expect(await balance(to)).toBe('0');
+    expect(await historyOf(unsigned.txID)).toMatchObject({
+      type: 'TRX',
+      from: wallet.address,
+      to,
+      amount: '1',
+      httpStatus: 422,
+    });
   });
 });
 

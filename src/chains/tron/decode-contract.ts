@@ -40,7 +40,7 @@ const WORD_CHARS = 64;
 const WHOLE_NUMBER = /^\d{1,19}$/;
 const TRC10_ID = /^[1-9]\d{0,18}$/;
 
-/** Decodes `tx.raw_data.contract[0]`; refuses (422, field raw_data) a transfer amount or asset id that is not one. */
+/** Decodes `tx.raw_data.contract[0]`; a transfer amount or asset id that is not one is a 422 (raw_data). */
 export function decodeContract(tx: { raw_data?: unknown; visible?: unknown }): DecodedContract {
   const contract = firstContract(tx.raw_data);
   const value = objectAt(objectAt(contract, 'parameter'), 'value');

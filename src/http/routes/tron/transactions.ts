@@ -165,7 +165,8 @@ export async function tronTransactionRoutes(
         summary:
           "Broadcast a transaction you signed (tronweb's signed JSON, at the top level or under `transaction`)",
         description:
-          'Counts one `transactions` unit when the node accepts it. The node re-encodes `raw_data`; a signature that does not match answers 422 `Validate signature error ...`.',
+          'Counts one `transactions` unit when the node accepts it. The node re-encodes `raw_data`; a signature that does not match answers 422 `Validate signature error ...`. ' +
+          "The history records what the contract moves: TRX (TransferContract), TRC10 (TransferAssetContract), TRC20 (`transfer(address,uint256)`) or TRC721 (`transferFrom` / `safeTransferFrom`), with from, to, the amount in the asset's units, `contractaddress` and `tokenid`. A TransferContract or TransferAssetContract whose amount or asset id the node could not read answers 422.",
         tags,
         body: Type.Union([SignedTransaction, Type.Object({ transaction: SignedTransaction })]),
         data: Type.Object({ txid: Type.String() }),
