@@ -17,10 +17,11 @@ const tags = ['tron'];
 const BUILT = 'Transaction built';
 const BUILD =
   'The node builds the transaction and the gateway checks it against the request with tronweb ' +
-  '(txCheckWithArgs, txCheck), so what comes back is exactly what was asked. Sign the returned object as it ' +
-  'is (`await tronWeb.trx.sign(data, privateKey)`) and send it to `POST /api/v2/tron/transactions/broadcast`. ' +
-  'Nothing is signed, broadcast or stored, and no `transactions` unit is used. The body is the matching ' +
-  "send's without `password` / `privatekey`; a refusal by the node (e.g. `balance is not sufficient`) answers 422.";
+  '(txCheckWithArgs, txCheck), so what comes back is exactly what was asked. Sign the returned ' +
+  'object as it is (`await tronWeb.trx.sign(data, privateKey)`) and send it to ' +
+  '`POST /api/v2/tron/transactions/broadcast`. Nothing is signed, broadcast or stored, and no ' +
+  "`transactions` unit is used. The body is the matching send's without `password` / `privatekey`; " +
+  'a refusal by the node (e.g. `balance is not sufficient`) answers 422.';
 
 /** Unsigned builds of every Tron send: TRX, TRC10, TRC20 and TRC721, for the caller to sign. */
 export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: TronService }) {
@@ -61,7 +62,7 @@ export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: Tr
     {
       schema: routeSchema({
         summary: "Build an unsigned TRC20 transfer (amount in the token's units); nothing is broadcast",
-        description: `${BUILD} A contract that does not answer decimals() answers 400 \`Error fetching TRC20 contract\`.`,
+        description: `${BUILD} A contract that does not answer decimals() answers 400.`,
         tags,
         body: Type.Object({
           from: TronAddress,
