@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
@@ -9,6 +9,8 @@ import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.
 
 export interface User {
   id: string;
+  /** 1, 2, 3 ... in creation order: the integer `user_id` the history shows. */
+  number: number;
   email: string;
   createdAt: string;
 }
@@ -36,8 +38,11 @@ export class UserDirectory {
   async createUser(email: string, plan = this.defaultPlan): Promise<User> {
     const normalized = normalizeEmail(email);
     const createdAt = this.now().toISOString();
-    const user = { id: randomUUID(), email: normalized, created_at: createdAt };
-    await this.db.transaction().execute(async (trx) => {
+    const id = randomUUID();
+    const number = await this.db.transaction().execute(async (trx) => {
+      // First: it locks the counter row, so concurrent creators queue here and neither the number nor
+      // the email check below can race another creator.
+      const next = await nextUserNumber(trx);
       const existing = await trx
         .selectFrom('users')
         .select('id')
@@ -45,11 +50,14 @@ export class UserDirectory {
         .executeTakeFirst();
       if (existing) throw new ApiError(409, `A user with email ${normalized} already exists`);
       await assertPlanExists(trx, plan);
-      await trx.insertInto('users').values(user).execute();
+      await trx
+        .insertInto('users')
+        .values({ id, email: normalized, created_at: createdAt, number: next })
+        .execute();
       await trx
         .insertInto('subscriptions')
         .values({
-          user_id: user.id,
+          user_id: id,
           plan,
           status: 'active',
           is_yearly: 0,
@@ -57,8 +65,9 @@ export class UserDirectory {
           updated_at: createdAt,
         })
         .execute();
+      return next;
     });
-    return { id: user.id, email: normalized, createdAt };
+    return { id, number, email: normalized, createdAt };
   }
 
   async findByEmail(email: string): Promise<User | null> {
@@ -67,7 +76,7 @@ export class UserDirectory {
       .selectAll()
       .where('email', '=', normalizeEmail(email))
       .executeTakeFirst();
-    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+    return row ? { id: row.id, number: row.number, email: row.email, createdAt: row.created_at } : null;
   }
 
   async findOrCreate(email: string): Promise<User> {
@@ -83,6 +92,7 @@ export class UserDirectory {
       .innerJoin('subscriptions', 'subscriptions.user_id', 'users.id')
       .select([
         'users.id',
+        'users.number',
         'users.email',
         'users.created_at',
         'subscriptions.plan',
@@ -97,6 +107,7 @@ export class UserDirectory {
       const terms = { plan: r.plan, status: r.status, endsAt: r.ends_at, updatedAt: r.updated_at };
       return {
         id: r.id,
+        number: r.number,
         email: r.email,
         createdAt: r.created_at,
         plan: r.plan,
@@ -236,6 +247,17 @@ function normalizeEmail(email: string): string {
   if (!EMAIL.test(trimmed) || trimmed.length > 254)
     throw new ApiError(422, `"${email}" is not an email address`);
   return trimmed;
+}
+
+/** The next user number, taken inside the creating transaction (the counter row stays locked until it ends). */
+async function nextUserNumber(trx: Transaction<Database>): Promise<number> {
+  const row = await trx
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'users.number')
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
 }
 
 async function assertPlanExists(db: Kysely<Database>, plan: string): Promise<void> {

@@ -22,12 +22,15 @@ export interface Database extends EvmNonceDatabase {
   pending_events: PendingEventsTable;
   leases: LeasesTable;
   password_failures: PasswordFailuresTable;
+  counters: CountersTable;
 }
 
 export interface UsersTable {
   id: string;
   email: string;
   created_at: string;
+  /** 1, 2, 3 ... in creation order, unique: the integer `user_id` of the history (from `counters`). */
+  number: number;
 }
 
 export interface PlansTable {
@@ -226,4 +229,10 @@ export interface PasswordFailuresTable {
   lockouts: number;
   locked_until: string | null;
   updated_at: string;
+}
+
+/** Named counters a transaction increments under a row lock (`users.number`: the last user number given). */
+export interface CountersTable {
+  name: string;
+  value: number;
 }

@@ -41,7 +41,7 @@ describe(`store on ${testDatabase()}`, () => {
     await migrateToLatest(first);
     await first.db
       .insertInto('users')
-      .values({ id: 'u1', email: 'keep@example.com', created_at: 'now' })
+      .values({ id: 'u1', email: 'keep@example.com', created_at: 'now', number: 1 })
       .execute();
     await first.close();
     const second = await openStore(config.databaseUrl, options);

@@ -42,6 +42,7 @@ describe.runIf(testDatabase() === 'sqlite')('SQLite shared with another process'
             id: randomUUID(),
             email: `${randomUUID()}@example.com`,
             created_at: new Date().toISOString(),
+            number: 1,
           })
           .execute();
       });

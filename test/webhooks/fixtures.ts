@@ -32,7 +32,7 @@ export async function openDeliveryBench(): Promise<DeliveryBench> {
   const at = new Date().toISOString();
   await store.db
     .insertInto('users')
-    .values({ id: userId, email: `${userId}@example.com`, created_at: at })
+    .values({ id: userId, email: `${userId}@example.com`, created_at: at, number: 1 })
     .execute();
   const others: Store[] = [];
   return {

@@ -4,6 +4,7 @@ import { custody } from './0002_custody.ts';
 import { evmNonces } from './0003_evm_nonces.ts';
 import { webhooks } from './0004_webhooks.ts';
 import { passwordThrottle } from './0005_password_throttle.ts';
+import { userNumbers } from './0006_user_numbers.ts';
 
 /** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_evm_nonces': evmNonces,
   '0004_webhooks': webhooks,
   '0005_password_throttle': passwordThrottle,
+  '0006_user_numbers': userNumbers,
 };
