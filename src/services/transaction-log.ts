@@ -6,7 +6,8 @@ import type { Database } from '../store/schema.ts';
 /** One transaction made through the gateway, successful or not, as Chaingateway lists it. */
 export interface TransactionRecord {
   id: number;
-  user_id: string;
+  /** The user's number (users.number), an integer as Chaingateway has it; not the internal UUID. */
+  user_id: number;
   blockchain: string;
   network: string;
   type: string;
@@ -16,8 +17,10 @@ export interface TransactionRecord {
   contractaddress: string | null;
   amount: string | null;
   tokenid: string | null;
-  responseJson: unknown;
-  httpStatus: number | null;
+  /** The node's answer (or the error) as JSON text, as stored; Chaingateway sends it as a string. */
+  responseJson: string | null;
+  /** The status the API answered, as text ("201"), as Chaingateway sends it. */
+  httpStatus: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -84,20 +87,22 @@ export class TransactionLog {
   ): Promise<Page<TransactionRecord>> {
     const scoped = this.db
       .selectFrom('transactions')
-      .where('user_id', '=', userId)
-      .where('blockchain', '=', chain)
-      .where('network', '=', network);
+      .where('transactions.user_id', '=', userId)
+      .where('transactions.blockchain', '=', chain)
+      .where('transactions.network', '=', network);
     const count = await scoped.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
     const rows = await scoped
-      .selectAll()
-      .orderBy('id')
+      .innerJoin('users', 'users.id', 'transactions.user_id')
+      .selectAll('transactions')
+      .select('users.number as user_number')
+      .orderBy('transactions.id')
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute();
     return {
       items: rows.map((r) => ({
         id: Number(r.id),
-        user_id: r.user_id,
+        user_id: r.user_number,
         blockchain: r.blockchain,
         network: r.network,
         type: r.type,
@@ -107,8 +112,8 @@ export class TransactionLog {
         contractaddress: r.contractaddress,
         amount: r.amount,
         tokenid: r.tokenid,
-        responseJson: r.response_json === null ? null : JSON.parse(r.response_json),
-        httpStatus: r.http_status,
+        responseJson: r.response_json,
+        httpStatus: r.http_status === null ? null : String(r.http_status),
         created_at: r.created_at,
         updated_at: r.updated_at,
       })),

@@ -25,6 +25,7 @@ let gw: TestGateway;
 let mainnet: TronDevnet;
 let testnet: TronDevnet;
 let token: string;
+let userId: string;
 let USDT: string;
 let NFT: string;
 let TRC10: string;
@@ -73,7 +74,7 @@ beforeAll(async () => {
       NODE_TIMEOUT_MS: '5000',
     },
   });
-  ({ token } = await gw.userToken(undefined, 'roomy'));
+  ({ token, userId } = await gw.userToken(undefined, 'roomy'));
 }, 120_000);
 
 afterAll(async () => {
@@ -549,8 +550,22 @@ describe('history and transaction quota', () => {
       amount: expect.stringMatching(/^\d+\.\d{12}$/),
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
     });
-    expect(records.some((r) => r['httpStatus'] === 422)).toBe(true);
-    expect(records.some((r) => r['httpStatus'] === 201 && r['type'] === 'TRC20')).toBe(true);
+    // As Chaingateway: user_id an integer (the user's number), responseJson and httpStatus text.
+    const owner = await gw.ctx.store.db
+      .selectFrom('users')
+      .select('number')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(Number.isInteger(owner.number) && owner.number >= 1).toBe(true);
+    expect(records.every((r) => r['user_id'] === owner.number)).toBe(true);
+    const failure = records.find((r) => r['httpStatus'] === '422');
+    expect(typeof failure?.['responseJson']).toBe('string');
+    expect(JSON.parse(String(failure?.['responseJson']))).toHaveProperty('message');
+    const sent = records.find((r) => r['httpStatus'] === '201' && r['type'] === 'TRC20');
+    expect(JSON.parse(String(sent?.['responseJson']))).toMatchObject({ txid: sent?.['txid'] });
+    expect(records.every((r) => r['httpStatus'] === null || /^\d{3}$/.test(String(r['httpStatus'])))).toBe(
+      true,
+    );
     const beyond = await api('GET', '/transactions?page=99');
     expect(beyond.body.data).toEqual([]);
     expect((await api('GET', '/transactions?page=0')).status).toBe(422);
