@@ -244,25 +244,18 @@ export class EvmAdapter implements ChainAdapter {
     return this.#fees.defaults();
   }
 
-  async estimateGas(call: {
-    from: string;
-    to: string;
-    value?: bigint;
-    data?: Hex;
-    fees?: EvmFees;
-  }): Promise<bigint> {
+  /**
+   * Gas the call needs, asked without a price: given one, geth caps the estimate by what the sender can
+   * pay and refuses with `insufficient funds for transfer` or `gas required exceeds allowance`, texts
+   * without the figures. Whether the sender can pay is the node's answer to the broadcast, in its words.
+   */
+  async estimateGas(call: { from: string; to: string; value?: bigint; data?: Hex }): Promise<bigint> {
     const request: Record<string, string> = {
       from: checksumAddress(call.from),
       to: checksumAddress(call.to),
       value: `0x${(call.value ?? 0n).toString(16)}`,
       data: call.data ?? '0x',
     };
-    // With a price the node also checks the sender can pay value + gas, and says so in its own words.
-    if (call.fees?.type === 'legacy') request['gasPrice'] = `0x${call.fees.gasPrice.toString(16)}`;
-    if (call.fees?.type === 'eip1559') {
-      request['maxFeePerGas'] = `0x${call.fees.maxFeePerGas.toString(16)}`;
-      request['maxPriorityFeePerGas'] = `0x${call.fees.maxPriorityFeePerGas.toString(16)}`;
-    }
     return quantity(await this.#call('eth_estimateGas', [request]), 'eth_estimateGas');
   }
 
@@ -395,7 +388,7 @@ export class EvmAdapter implements ChainAdapter {
       }
       gas = overrides.gas;
     } else {
-      gas = withMargin(await this.estimateGas({ from, to, value, data, fees }), data);
+      gas = withMargin(await this.estimateGas({ from, to, value, data }), data);
     }
     return unsignedTransaction({ chainId: this.chainId, from, nonce, to, value, data, gas, ...fees });
   }
