@@ -19,7 +19,7 @@
  * watcher retries the block instead of mixing two chains.
  */
 import type { BlockTransfers, Network, TransferEvent } from '../types.ts';
-import { EVM_CHAINS, type EvmChainName } from './chains.ts';
+import { type EvmChainName, type EvmTransferTypes, evmTransferTypes } from './chains.ts';
 import { EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';
 
@@ -39,7 +39,7 @@ export class EvmBlockReader {
   readonly #decimals: Erc20DecimalsReader;
   readonly #chain: EvmChainName;
   readonly #network: Network;
-  readonly #types: { native: string; fungible: string; nft: string };
+  readonly #types: EvmTransferTypes;
   /** Cleared once the node answers eth_getBlockReceipts with "no such method". */
   #blockReceipts = true;
 
@@ -48,12 +48,7 @@ export class EvmBlockReader {
     this.#decimals = decimals;
     this.#chain = chain;
     this.#network = network;
-    const config = EVM_CHAINS[chain];
-    this.#types = {
-      native: config.nativeSymbol,
-      fungible: config.tokenSegments.fungible.toUpperCase(),
-      nft: config.tokenSegments.nft.toUpperCase(),
-    };
+    this.#types = evmTransferTypes(chain);
   }
 
   /** The block's successful transfers; null when the node has no block `number` yet. */

@@ -143,6 +143,23 @@ export const EVM_CHAINS: Readonly<Record<EvmChainName, EvmChainConfig>> = {
   },
 };
 
+/** What the chain calls each kind of transfer: its coin's symbol, its token standards (BSC: BEP20, BEP721). */
+export interface EvmTransferTypes {
+  native: string;
+  fungible: string;
+  nft: string;
+}
+
+/** One name per kind of transfer on a chain, shared by lookups, history and notifications. */
+export function evmTransferTypes(chain: EvmChainName): EvmTransferTypes {
+  const { nativeSymbol, tokenSegments } = EVM_CHAINS[chain];
+  return {
+    native: nativeSymbol,
+    fungible: tokenSegments.fungible.toUpperCase(),
+    nft: tokenSegments.nft.toUpperCase(),
+  };
+}
+
 /** Public default endpoints per network, in the shape `ChainFamily.defaults` takes. */
 export function evmDefaultEndpoints(chain: EvmChainName): Record<Network, NodeEndpointConfig[]> {
   const { networks } = EVM_CHAINS[chain];

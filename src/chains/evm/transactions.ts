@@ -11,6 +11,7 @@ import {
   recoverTransactionAddress,
   serializeTransaction,
   type TransactionSerializable,
+  type TransactionSerialized,
 } from 'viem';
 import { signTransaction } from 'viem/accounts';
 import { EvmInputError } from './errors.ts';
@@ -42,6 +43,36 @@ export interface SignedEvmTransaction {
   nonce: number;
 }
 
+/**
+ * A quantity as both ethers v6 and viem sign it unchanged from JSON: wei as a decimal string (exact
+ * beyond 2^53), and zero as the number 0, because viem signs the string "0" as a non-canonical 0x00
+ * that nodes refuse to decode.
+ */
+export type ClientQuantity = string | 0;
+
+interface ClientTxCommon {
+  chainId: number;
+  nonce: number;
+  /** ethers' wallet.signTransaction checks it is the wallet's address, then drops it; viem ignores it. */
+  from: Address;
+  to: Address;
+  value: ClientQuantity;
+  data: Hex;
+  /** The gas limit twice: viem reads `gas`, ethers reads `gasLimit`. */
+  gas: ClientQuantity;
+  gasLimit: ClientQuantity;
+}
+
+/**
+ * A transaction as ethers v6 (`wallet.signTransaction`) and viem (`account.signTransaction`) take it
+ * straight from JSON. A legacy one says `type: 0`, without which ethers would sign an EIP-2930
+ * transaction; an EIP-1559 one has no `type`, which both infer from its fee fields (viem would read a
+ * numeric 2 as legacy, ethers refuses the name "eip1559").
+ */
+export type ClientTransaction =
+  | (ClientTxCommon & { type: 0; gasPrice: ClientQuantity })
+  | (ClientTxCommon & { maxFeePerGas: ClientQuantity; maxPriorityFeePerGas: ClientQuantity });
+
 /** Largest nonce EIP-2681 allows. */
 const MAX_NONCE = 2n ** 64n - 2n;
 
@@ -68,13 +99,48 @@ export async function signEvmTransaction(
   return { raw, hash: keccak256(raw), from: key.address, nonce: tx.nonce };
 }
 
+/** The transaction to hand a client library for signing; it signs into `serialized`. */
+export function clientTransaction(tx: EvmTxFields): ClientTransaction {
+  const common: ClientTxCommon = {
+    chainId: tx.chainId,
+    nonce: tx.nonce,
+    from: checksumAddress(tx.from),
+    to: checksumAddress(tx.to),
+    value: clientQuantity(tx.value),
+    data: tx.data,
+    gas: clientQuantity(tx.gas),
+    gasLimit: clientQuantity(tx.gas),
+  };
+  if (tx.type === 'legacy') return { ...common, type: 0, gasPrice: clientQuantity(tx.gasPrice) };
+  return {
+    ...common,
+    maxFeePerGas: clientQuantity(tx.maxFeePerGas),
+    maxPriorityFeePerGas: clientQuantity(tx.maxPriorityFeePerGas),
+  };
+}
+
+function clientQuantity(value: bigint): ClientQuantity {
+  return value === 0n ? 0 : value.toString();
+}
+
 export function transactionHash(raw: Hex): Hex {
   return keccak256(raw);
 }
 
 /** The signer of a signed serialized transaction (legacy, EIP-155, 2930 or 1559). */
 export async function recoverSender(raw: Hex): Promise<Address> {
-  return getAddress(await recoverTransactionAddress({ serializedTransaction: raw as never }));
+  if (!isSerializedTransaction(raw)) throw new EvmInputError('not a serialized EVM transaction');
+  return getAddress(await recoverTransactionAddress({ serializedTransaction: raw }));
+}
+
+/** viem types a legacy serialization with a brand that only a successful parse can confer. */
+function isSerializedTransaction(raw: Hex): raw is TransactionSerialized {
+  try {
+    parseTransaction(raw);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Decoded fields of a serialized transaction, signed or not. */
