@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Address, Hex } from 'viem';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
+import { evmTransferTypes } from '../chains/evm/chains.ts';
 import { EvmContractError } from '../chains/evm/errors.ts';
 import {
   checksumAddress,
@@ -13,7 +15,14 @@ import {
 import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
 import { NonceManager } from '../chains/evm/nonce-manager.ts';
 import { transactionOutcome } from '../chains/evm/outcome.ts';
-import { type UnsignedEvmTransaction, withTransactionNonce } from '../chains/evm/transactions.ts';
+import {
+  clientTransaction,
+  decodeTransaction,
+  recoverSender,
+  type UnsignedEvmTransaction,
+  withTransactionNonce,
+} from '../chains/evm/transactions.ts';
+import { decodeTransferCall } from '../chains/evm/transfer-calls.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
@@ -76,6 +85,11 @@ export class EvmService {
 
   adapter(chain: ChainName, network: Network): EvmAdapter {
     return this.deps.registry.get<EvmAdapter>(chain, network);
+  }
+
+  /** The chain's names of what a transfer moves (BSC: BNB, BEP20, BEP721). */
+  private transferTypes(chain: ChainName, network: Network) {
+    return evmTransferTypes(this.adapter(chain, network).chain);
   }
 
   private scope(userId: string, chain: ChainName, network: Network) {
@@ -201,7 +215,7 @@ export class EvmService {
   async block(chain: ChainName, network: Network, id: string) {
     const block = await this.adapter(chain, network).getBlock(/^\d+$/.test(id) ? BigInt(id) : id);
     if (block === null) throw new ApiError(404, 'Block not found');
-    return block;
+    return { ...block, miner: optionalAddress(block['miner']) ?? block['miner'] };
   }
 
   /** The spec's transaction view: the node's fields in decimal, `gasPrice` in gwei, the amount moved. */
@@ -209,7 +223,7 @@ export class EvmService {
     const adapter = this.adapter(chain, network);
     const tx = await adapter.getTransaction(hash);
     if (tx === null) throw new ApiError(422, 'transaction not found');
-    const transfer = await this.decodeTransfer(adapter, tx);
+    const transfer = await decodeTransfer(adapter, tx);
     const dec = (key: string) =>
       tx[key] === undefined || tx[key] === null ? null : BigInt(String(tx[key])).toString();
     const gwei = (key: string) =>
@@ -220,17 +234,17 @@ export class EvmService {
       transaction: {
         blockHash: (tx['blockHash'] as string | null) ?? null,
         blockNumber: dec('blockNumber'),
-        from: String(tx['from']).toLowerCase(),
+        from: checksumAddress(String(tx['from'])),
         gas: dec('gas'),
         gasPrice: gwei('gasPrice'),
         hash: String(tx['hash']),
         nonce: dec('nonce'),
-        to: tx['to'] === null ? null : String(tx['to']).toLowerCase(),
+        to: optionalAddress(tx['to']),
         transactionIndex: dec('transactionIndex'),
         maxFeePerGas: gwei('maxFeePerGas'),
         maxPriorityFeePerGas: gwei('maxPriorityFeePerGas'),
-        amount: transfer.amount,
-        contractaddress: transfer.contractaddress,
+        amount: lookupAmount(transfer),
+        contractaddress: transfer.contract,
         type: transfer.type,
       },
     };
@@ -241,16 +255,16 @@ export class EvmService {
     const tx = await adapter.getTransaction(hash);
     if (tx === null) throw new ApiError(422, 'transaction not found');
     const [receipt, head] = await Promise.all([adapter.getReceipt(hash), adapter.getBlockNumber()]);
-    const transfer = await this.decodeTransfer(adapter, tx);
+    const transfer = await decodeTransfer(adapter, tx);
     const blocknumber = tx['blockNumber'] ? Number(BigInt(String(tx['blockNumber']))) : null;
     return {
       transaction: {
         txid: String(tx['hash']),
         from: transfer.from,
         to: transfer.to,
-        amount: transfer.amount,
-        contractaddress: transfer.contractaddress,
-        tokenid: transfer.tokenid,
+        amount: lookupAmount(transfer),
+        contractaddress: transfer.contract,
+        tokenid: transfer.tokenId?.toString() ?? null,
         blocknumber,
         confirmations: blocknumber === null ? 0 : Math.max(0, Number(head) - blocknumber + 1),
         status: transactionOutcome(tx, receipt).status,
@@ -263,7 +277,7 @@ export class EvmService {
     const adapter = this.adapter(chain, network);
     const receipt = await adapter.getReceipt(hash);
     if (receipt === null) throw new ApiError(422, 'transaction not found');
-    if (!decoded) return { transaction: receipt };
+    if (!decoded) return { transaction: checksummedReceipt(receipt) };
     // The input tells whether a token transfer was asked for, whose Transfer event must then be there.
     const tx = await adapter.getTransaction(hash);
     const num = (key: string) => BigInt(String(receipt[key] ?? 0));
@@ -272,13 +286,12 @@ export class EvmService {
       txid: String(receipt['transactionHash']),
       status: transactionOutcome(tx, receipt).status,
       blocknumber: Number(num('blockNumber')),
-      from: String(receipt['from']).toLowerCase(),
-      to: receipt['to'] === null ? null : String(receipt['to']).toLowerCase(),
+      from: checksumAddress(String(receipt['from'])),
+      to: optionalAddress(receipt['to']),
       gasUsed: num('gasUsed').toString(),
       effectiveGasPrice: formatAmount(num('effectiveGasPrice'), GWEI_DECIMALS),
       fee: formatAmount(fee, WEI_DECIMALS),
-      contractaddress:
-        typeof receipt['contractAddress'] === 'string' ? receipt['contractAddress'].toLowerCase() : null,
+      contractaddress: optionalAddress(receipt['contractAddress']),
       logs: ((receipt['logs'] as RpcObject[] | undefined) ?? []).length,
     };
   }
@@ -327,7 +340,7 @@ export class EvmService {
 
   async sendNative(userId: string, chain: ChainName, network: Network, body: Send & { amount: unknown }) {
     const wei = amountOf(body.amount, WEI_DECIMALS);
-    const kind = { type: 'default', contractaddress: null, tokenid: null };
+    const kind = { type: this.transferTypes(chain, network).native, contractaddress: null, tokenid: null };
     return this.send(userId, chain, network, body, kind, async (adapter) => ({
       amount: historyAmount(wei, WEI_DECIMALS),
       build: (o) => adapter.buildTransfer(body.from, body.to, wei, o),
@@ -341,7 +354,11 @@ export class EvmService {
     body: Send & { amount: unknown; contractaddress: string },
   ) {
     const contract = requiredAddress('contractaddress', body.contractaddress);
-    const kind = { type: 'ERC20', contractaddress: contract.toLowerCase(), tokenid: null };
+    const kind = {
+      type: this.transferTypes(chain, network).fungible,
+      contractaddress: checksumAddress(contract),
+      tokenid: null,
+    };
     return this.send(userId, chain, network, body, kind, async (adapter) => {
       const decimals = await tokenDecimals(adapter, contract);
       const units = amountOf(body.amount, decimals);
@@ -360,7 +377,11 @@ export class EvmService {
   ) {
     const contract = requiredAddress('contractaddress', body.contractaddress);
     const tokenId = tokenIdOf(body.tokenId);
-    const kind = { type: 'ERC721', contractaddress: contract.toLowerCase(), tokenid: tokenId.toString() };
+    const kind = {
+      type: this.transferTypes(chain, network).nft,
+      contractaddress: checksumAddress(contract),
+      tokenid: tokenId.toString(),
+    };
     return this.send(userId, chain, network, body, kind, async (adapter) => ({
       amount: historyAmount(1n, 0),
       build: (o) => adapter.buildErc721Transfer(body.from, body.to, contract, tokenId, o),
@@ -405,39 +426,58 @@ export class EvmService {
     } else {
       tx = await adapter.buildTransfer(body.from, body.to, amountOf(body.amount, WEI_DECIMALS), overrides);
     }
-    const { serialized, ...fields } = tx;
-    return { tx: jsonSafe(fields), unsigned: serialized };
+    return { tx: clientTransaction(tx), unsigned: tx.serialized };
   }
 
+  /** Relays a transaction signed elsewhere; the history records what it does, read from it. */
   async broadcast(userId: string, chain: ChainName, network: Network, rawtx: string) {
     const adapter = this.adapter(chain, network);
     return this.deps.quotas.withTransactionQuota(userId, async () => {
       try {
         const txid = await adapter.broadcast(rawtx);
+        const entry = await this.broadcastEntry(adapter, rawtx);
         await this.deps.transactions.record({
           userId,
           chain,
           network,
-          type: 'raw',
+          ...entry,
           txid,
-          from: null,
-          to: null,
-          amount: null,
           response: { txid },
           httpStatus: 201,
         });
         return { txid };
       } catch (error) {
-        await this.recordFailure(
-          userId,
-          chain,
-          network,
-          { type: 'raw', from: null, to: null, amount: null },
-          error,
-        );
+        // Reading the entry may ask the node for decimals: only for a refusal the history keeps.
+        if (isRecordedFailure(error)) {
+          await this.recordFailure(userId, chain, network, await this.broadcastEntry(adapter, rawtx), error);
+        }
         throw error;
       }
     });
+  }
+
+  /**
+   * The history fields of a signed transaction: its signer, and what it moves (coin, a token, an NFT).
+   * Another call is `raw`; what cannot be read as a signed transaction leaves every field null.
+   */
+  private async broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<HistoryEntry> {
+    let signed: { from: Address; to: Address | null; value: bigint; input: Hex };
+    try {
+      const tx = decodeTransaction(rawtx as Hex);
+      const from = await recoverSender(rawtx as Hex);
+      signed = { from, to: optionalAddress(tx.to), value: tx.value ?? 0n, input: tx.data ?? '0x' };
+    } catch {
+      return { type: 'raw', from: null, to: null, amount: null, contractaddress: null, tokenid: null };
+    }
+    const transfer = await movedAsset(adapter, signed);
+    return {
+      type: transfer.kind === 'other' ? 'raw' : transfer.type,
+      from: transfer.from,
+      to: transfer.to,
+      amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
+      contractaddress: transfer.contract,
+      tokenid: transfer.tokenId?.toString() ?? null,
+    };
   }
 
   /**
@@ -526,17 +566,10 @@ export class EvmService {
     userId: string,
     chain: ChainName,
     network: Network,
-    entry: {
-      type: string;
-      from: string | null;
-      to: string | null;
-      amount: string | null;
-      contractaddress?: string | null;
-      tokenid?: string | null;
-    },
+    entry: HistoryEntry,
     error: unknown,
   ) {
-    if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401) return;
+    if (!isRecordedFailure(error)) return;
     await this.deps.transactions.record({
       userId,
       chain,
@@ -547,44 +580,130 @@ export class EvmService {
       httpStatus: error.status,
     });
   }
+}
 
-  private async decodeTransfer(adapter: EvmAdapter, tx: RpcObject) {
-    const input = String(tx['input'] ?? '0x').toLowerCase();
-    const from = String(tx['from']).toLowerCase();
-    const to = tx['to'] ? String(tx['to']).toLowerCase() : null;
-    const word = (i: number) => input.slice(10 + i * 64, 10 + (i + 1) * 64);
-    if (to && input.startsWith('0xa9059cbb') && input.length >= 138) {
-      const decimals = await adapter.getErc20Decimals(to).catch(() => 0);
-      const units = BigInt(`0x${word(1)}`);
-      return {
-        type: 'ERC20',
-        from,
-        to: `0x${word(0).slice(24)}`,
-        amount: formatAmount(units, decimals, { fixed: decimals }),
-        contractaddress: to,
-        tokenid: null,
-      };
-    }
-    if (to && (input.startsWith('0x42842e0e') || input.startsWith('0x23b872dd')) && input.length >= 202) {
-      return {
-        type: 'ERC721',
-        from: `0x${word(0).slice(24)}`,
-        to: `0x${word(1).slice(24)}`,
-        amount: '1',
-        contractaddress: to,
-        tokenid: BigInt(`0x${word(2)}`).toString(),
-      };
-    }
-    const value = BigInt(String(tx['value'] ?? '0x0'));
+/** A history entry's fields besides the user, chain, txid and answer. */
+interface HistoryEntry {
+  type: string;
+  from: string | null;
+  to: string | null;
+  amount: string | null;
+  contractaddress?: string | null;
+  tokenid?: string | null;
+}
+
+/** What a transaction moves; addresses in EIP-55 form. */
+interface MovedAsset {
+  kind: 'native' | 'fungible' | 'nft' | 'other';
+  /** The chain's name for it: ETH, BNB, ERC20, BEP20, ERC721, BEP721, ... */
+  type: string;
+  from: Address;
+  to: Address | null;
+  contract: Address | null;
+  units: bigint;
+  /** Null when the token contract does not say (no decimals()). */
+  decimals: number | null;
+  tokenId: bigint | null;
+}
+
+/** What a transaction the node returned moves: see movedAsset. */
+function decodeTransfer(adapter: EvmAdapter, tx: RpcObject): Promise<MovedAsset> {
+  return movedAsset(adapter, {
+    from: checksumAddress(String(tx['from'])),
+    to: optionalAddress(tx['to']),
+    value: BigInt(String(tx['value'] ?? '0x0')),
+    input: String(tx['input'] ?? '0x'),
+  });
+}
+
+/**
+ * What a transaction moves, named as its chain names it: a token transfer call (the token's parties,
+ * units and decimals), or otherwise the coin it carries. A call that is not a token transfer is `other`
+ * and still reports the coin it carries.
+ */
+async function movedAsset(
+  adapter: EvmAdapter,
+  tx: { from: Address; to: Address | null; value: bigint; input: string },
+): Promise<MovedAsset> {
+  const types = evmTransferTypes(adapter.chain);
+  const call = tx.to === null ? null : decodeTransferCall(tx.input);
+  if (tx.to !== null && call?.standard === 'fungible') {
+    // A contract that does not answer decimals() moved units of unknown size.
+    const decimals = await adapter.getErc20Decimals(tx.to).catch(() => null);
     return {
-      type: adapter.nativeSymbol,
-      from,
-      to,
-      amount: formatAmount(value, WEI_DECIMALS, { fixed: WEI_DECIMALS }),
-      contractaddress: null,
-      tokenid: null,
+      kind: 'fungible',
+      type: types.fungible,
+      from: tx.from,
+      to: call.to,
+      contract: tx.to,
+      units: call.units,
+      decimals,
+      tokenId: null,
     };
   }
+  if (tx.to !== null && call?.standard === 'nft') {
+    return {
+      kind: 'nft',
+      type: types.nft,
+      from: call.from,
+      to: call.to,
+      contract: tx.to,
+      units: 1n,
+      decimals: 0,
+      tokenId: call.tokenId,
+    };
+  }
+  return {
+    kind: isPayment(tx.input) ? 'native' : 'other',
+    type: types.native,
+    from: tx.from,
+    to: tx.to,
+    contract: null,
+    units: tx.value,
+    decimals: WEI_DECIMALS,
+    tokenId: null,
+  };
+}
+
+/** Plain input (or none) carries no call: the transaction pays coin. */
+function isPayment(input: string): boolean {
+  return input === '0x' || input === '';
+}
+
+/** The amount a lookup shows: every decimal of the asset, raw units when a token does not say. */
+function lookupAmount(transfer: MovedAsset): string {
+  const decimals = transfer.decimals ?? 0;
+  return formatAmount(transfer.units, decimals, { fixed: decimals });
+}
+
+/** An address field of a node object in EIP-55 form; null when absent (a contract creation's `to`). */
+function optionalAddress(value: unknown): Address | null {
+  return typeof value === 'string' && isEvmAddress(value) ? checksumAddress(value) : null;
+}
+
+/** The node's receipt with its addresses (sender, receiver, created contract, log emitters) checksummed. */
+function checksummedReceipt(receipt: RpcObject): RpcObject {
+  const logs = Array.isArray(receipt['logs']) ? (receipt['logs'] as unknown[]) : null;
+  return {
+    ...receipt,
+    from: optionalAddress(receipt['from']),
+    to: optionalAddress(receipt['to']),
+    contractAddress: optionalAddress(receipt['contractAddress']),
+    ...(logs === null
+      ? {}
+      : {
+          logs: logs.map((log) =>
+            typeof log === 'object' && log !== null && 'address' in log
+              ? { ...log, address: optionalAddress(log.address) }
+              : log,
+          ),
+        }),
+  };
+}
+
+/** The history keeps refusals of a request, not a wrong password nor the gateway's or node's trouble. */
+function isRecordedFailure(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status < 500 && error.status !== 401;
 }
 
 async function wrongPassword<T>(work: () => Promise<T>): Promise<T> {
@@ -662,11 +781,4 @@ function overridesOf(body: EvmSendOptions) {
     maxPriorityFeePerGas: gwei('maxPriorityFeePerGas'),
     data: data as `0x${string}` | undefined,
   };
-}
-
-/** Bigints as decimal strings for JSON. */
-function jsonSafe(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
-  );
 }

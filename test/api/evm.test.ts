@@ -74,7 +74,8 @@ describe.each(CHAINS)('%s', (chain) => {
     expect(decoded.body.data.transaction).toMatchObject({
       amount: '0.250000000000000000',
       status: 'SUCCESS',
-      to: to.address.toLowerCase(),
+      from: from.address,
+      to: to.address,
     });
   });
 });

@@ -1,4 +1,4 @@
-import { type TObject, Type } from '@sinclair/typebox';
+import { type Static, type TProperties, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../chains/evm/chains.ts';
@@ -34,14 +34,70 @@ const SendFields = {
   nonce: Type.Optional(Num),
   data: Type.Optional(Type.String({ maxLength: 100_000 })),
 };
+/** The body of a send: from, to, what it moves (`fields`), how it is signed and priced. */
+function sendBody<Fields extends TProperties>(fields: Fields) {
+  return Type.Object({ from: Address, to: Address, ...fields, ...SendFields });
+}
 const SEND_DOC =
   "Signed with `password` (your stored address) or `privatekey` (unsecure address). Optional `gas` (units), `gasprice`, `maxFeePerGas`, `maxPriorityFeePerGas` (gwei), `nonce`, `data`; fees default from the node's fee history (EIP-1559 where the chain has it, legacy on BSC). Nonces come from a database lock per address, so concurrent sends all land. Errors: 401 `Wrong password provided`; 422 `insufficient funds for gas * price + value ...`, a revert with its reason. Counts one `transactions` unit.";
 const Txid = Type.Object({ txid: Type.String() });
 const NodeJson = Type.Object({}, { additionalProperties: true });
 
-type Req = FastifyRequest<{
+const TokenId = Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]);
+const BuildBody = Type.Object({
+  from: Address,
+  to: Address,
+  amount: Type.Optional(Amount),
+  contractaddress: Type.Optional(Address),
+  tokenId: Type.Optional(TokenId),
+  gas: Type.Optional(Num),
+  gasprice: Type.Optional(Num),
+  maxFeePerGas: Type.Optional(Num),
+  maxPriorityFeePerGas: Type.Optional(Num),
+  nonce: Type.Optional(Num),
+  data: Type.Optional(Type.String({ maxLength: 100_000 })),
+});
+const BroadcastBody = Type.Object({
+  rawtx: Type.String({ pattern: '^0x([0-9a-fA-F]{2})+$', maxLength: 300_000 }),
+});
+
+/** A wei quantity as ethers and viem both sign it from JSON (transactions.ts, ClientQuantity). */
+const wei = (description: string) =>
+  Type.Union([Type.String({ pattern: '^[1-9][0-9]{0,77}$' }), Type.Literal(0)], { description });
+const Wei = wei(
+  'Wei as a decimal string; zero is the number 0 (viem signs the string "0" as 0x00, which nodes refuse)',
+);
+const ClientTxFields = {
+  chainId: Type.Integer(),
+  nonce: Type.Integer({ minimum: 0 }),
+  from: Type.String({ description: 'EIP-55; ethers checks it is the signing wallet' }),
+  to: Type.String({ description: 'EIP-55: the receiver, or the token contract' }),
+  value: Wei,
+  data: Type.String({ pattern: '^0x([0-9a-fA-F]{2})*$' }),
+  gas: wei('Gas limit, as viem reads it'),
+  gasLimit: wei('The same gas limit, as ethers reads it'),
+};
+const ClientTransaction = Type.Union(
+  [
+    Type.Object(
+      { type: Type.Literal(0), ...ClientTxFields, gasPrice: Wei },
+      { title: 'Legacy transaction', additionalProperties: false },
+    ),
+    Type.Object(
+      { ...ClientTxFields, maxFeePerGas: Wei, maxPriorityFeePerGas: Wei },
+      { title: 'EIP-1559 transaction', additionalProperties: false },
+    ),
+  ],
+  {
+    description:
+      'Signs as it is, straight from JSON, with ethers v6 `wallet.signTransaction(tx)` and viem `account.signTransaction(tx)`, into the transaction `unsigned` serializes. Legacy (BSC, or `gasprice` given) says `type: 0`; EIP-1559 has no `type`, both libraries infer it from the fee fields.',
+  },
+);
+
+/** A request whose body is `Body` (the static type of the route's TypeBox body schema). */
+type Req<Body = Record<string, unknown>> = FastifyRequest<{
   Params: Record<string, string>;
-  Body: Record<string, unknown>;
+  Body: Body;
   Querystring: { page: number };
 }>;
 
@@ -65,18 +121,18 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
   // BSC names its tokens bep20/bep721 and accepts the erc names too.
   const fungibleSegments = [...new Set([fungible, 'erc20'])];
   const nftSegments = [...new Set([nft, 'erc721'])];
-  const route = (
+  const route = <Body = Record<string, unknown>>(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     doc: Parameters<typeof routeSchema>[0],
-    handler: (request: Req, reply: FastifyReply) => Promise<unknown>,
+    handler: (request: Req<Body>, reply: FastifyReply) => Promise<unknown>,
   ) =>
-    app.route({
+    app.route<{ Params: Record<string, string>; Body: Body; Querystring: { page: number } }>({
       method,
       url: `${base}${path}`,
       schema: routeSchema(doc),
       preHandler: refuseMistypedAddresses,
-      handler: handler as never,
+      handler,
     });
   const net = (r: Req) => r.network;
 
@@ -123,20 +179,20 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
       ),
   );
 
-  const send = (
+  const send = <Fields extends TProperties>(
     path: string,
     summary: string,
-    fields: TObject['properties'],
-    run: (r: Req) => Promise<unknown>,
+    fields: Fields,
+    run: (r: Req<Static<ReturnType<typeof sendBody<Fields>>>>) => Promise<unknown>,
   ) =>
-    route(
+    route<Static<ReturnType<typeof sendBody<Fields>>>>(
       'POST',
       path,
       {
         summary,
         description: SEND_DOC,
         tags,
-        body: Type.Object({ from: Address, to: Address, ...fields, ...SendFields }),
+        body: sendBody(fields),
         data: Txid,
         status: 201,
         errors: [400, 404, 502, 503],
@@ -145,64 +201,53 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
     );
 
   send('/transactions', `Send ${EVM_CHAINS[chain].nativeSymbol}`, { amount: Amount }, (r) =>
-    evm.sendNative(r.userId, chain, net(r), r.body as never),
+    evm.sendNative(r.userId, chain, net(r), r.body),
   );
   for (const segment of fungibleSegments) {
     send(
       `/transactions/${segment}`,
       `Send a ${fungible.toUpperCase()} token (amount in the token's units)`,
       { contractaddress: Address, amount: Amount },
-      (r) => evm.sendToken(r.userId, chain, net(r), r.body as never),
+      (r) => evm.sendToken(r.userId, chain, net(r), r.body),
     );
   }
   for (const segment of nftSegments) {
     send(
       `/transactions/${segment}`,
       `Send a ${nft.toUpperCase()} token (safeTransferFrom)`,
-      {
-        contractaddress: Address,
-        tokenId: Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]),
-      },
-      (r) => evm.sendNft(r.userId, chain, net(r), r.body as never),
+      { contractaddress: Address, tokenId: TokenId },
+      (r) => evm.sendNft(r.userId, chain, net(r), r.body),
     );
   }
 
-  route(
+  route<Static<typeof BuildBody>>(
     'POST',
     '/transactions/build',
     {
       summary:
         'An unsigned transaction (native, token with contractaddress, NFT with contractaddress + tokenId) to sign yourself; nothing is sent',
+      description:
+        '`tx` signs as it is with ethers v6 or viem; `unsigned` is its serialization, for `Transaction.from` (ethers) or `parseTransaction` (viem), a hardware wallet or an HSM.',
       tags,
-      body: Type.Object({
-        from: Address,
-        to: Address,
-        amount: Type.Optional(Amount),
-        contractaddress: Type.Optional(Address),
-        tokenId: Type.Optional(
-          Type.Union([Type.String({ pattern: '^[0-9]{1,78}$' }), Type.Integer({ minimum: 0 })]),
-        ),
-        gas: Type.Optional(Num),
-        gasprice: Type.Optional(Num),
-        maxFeePerGas: Type.Optional(Num),
-        maxPriorityFeePerGas: Type.Optional(Num),
-        nonce: Type.Optional(Num),
-        data: Type.Optional(Type.String({ maxLength: 100_000 })),
+      body: BuildBody,
+      data: Type.Object({
+        tx: ClientTransaction,
+        unsigned: Type.String({ description: 'The unsigned serialized transaction, 0x hex' }),
       }),
-      data: Type.Object({ tx: NodeJson, unsigned: Type.String() }),
       errors: [400, 404, 502, 503],
     },
-    async (r, reply) => sendOk(reply, await evm.build(chain, net(r), r.body as never), 'Transaction built'),
+    async (r, reply) => sendOk(reply, await evm.build(chain, net(r), r.body), 'Transaction built'),
   );
 
-  route(
+  route<Static<typeof BroadcastBody>>(
     'POST',
     '/transactions/broadcast',
     {
       summary: 'Broadcast a transaction you signed',
-      description: 'Counts one `transactions` unit when the node accepts it.',
+      description:
+        'Counts one `transactions` unit when the node accepts it. The history records its signer and what it moves (coin, token, NFT), read from the signed transaction.',
       tags,
-      body: Type.Object({ rawtx: Type.String({ pattern: '^0x([0-9a-fA-F]{2})+$', maxLength: 300_000 }) }),
+      body: BroadcastBody,
       data: Txid,
       status: 201,
       errors: [404, 502, 503],
@@ -210,7 +255,7 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
     async (r, reply) =>
       sendOk(
         reply,
-        await evm.broadcast(r.userId, chain, net(r), String(r.body['rawtx'])),
+        await evm.broadcast(r.userId, chain, net(r), r.body.rawtx),
         'Succesfully created transaction',
         201,
       ),
