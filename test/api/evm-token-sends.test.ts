@@ -55,16 +55,24 @@ async function nonceRows(address: string) {
   return nonces.length + pending.length;
 }
 
-async function history() {
+interface HistoryItem {
+  txid: string | null;
+  type: string;
+  from: string | null;
+  amount: string | null;
+  /** Text, as Chaingateway lists it: "201", "422". */
+  httpStatus: string;
+  /** The stored answer, parsed from the JSON text the list gives. */
+  responseJson: Record<string, unknown>;
+}
+
+async function history(): Promise<HistoryItem[]> {
   const res = await api('GET', '/transactions?page=1');
   expect(res.status, res.text).toBe(200);
-  return res.body.data as {
-    txid: string | null;
-    type: string;
-    from: string | null;
-    httpStatus: number;
-    responseJson: Record<string, unknown>;
-  }[];
+  return (res.body.data as (Omit<HistoryItem, 'responseJson'> & { responseJson: string })[]).map((r) => ({
+    ...r,
+    responseJson: JSON.parse(r.responseJson),
+  }));
 }
 
 beforeAll(async () => {
@@ -99,7 +107,7 @@ describe('token sends refused before signing', () => {
     expect(await nonceRows(from.address)).toBe(0);
     expect(await devnet.rpc<Hex>('eth_getTransactionCount', [from.address, 'pending'])).toBe('0x0');
     const failure = (await history()).find((r) => r.from === from.address && r.type === 'ERC721');
-    expect(failure).toMatchObject({ txid: null, httpStatus: 422 });
+    expect(failure).toMatchObject({ txid: null, httpStatus: '422' });
     expect(String(failure?.responseJson['error'])).toMatch(/^not a token contract/);
   });
 
@@ -249,7 +257,7 @@ describe('a mined token call that moved nothing', () => {
     const after = await history();
     const failed = after.find((r) => r.txid === txid);
     // Read from the signed transaction: a transfer call, of a token whose decimals nobody can say.
-    expect(failed).toMatchObject({ httpStatus: 201, type: 'ERC20', from: account.address, amount: null });
+    expect(failed).toMatchObject({ httpStatus: '201', type: 'ERC20', from: account.address, amount: null });
     expect(failed?.responseJson).toMatchObject({
       txid,
       status: 'FAILED',
