@@ -1,5 +1,7 @@
 // Runs the real anvil binary from node_modules. A small sh wrapper kills anvil when its stdin closes,
 // which happens when this process exits for any reason (even SIGKILL), so no anvil outlives the tests.
+// The wrapper runs in its own process group: a Ctrl-C in the terminal reaches this process, which can
+// then save the chain before it closes anvil, instead of reaching anvil first.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
@@ -15,6 +17,10 @@ export interface AnvilOptions {
   host?: string;
   /** Seconds between blocks; undefined mines a block per transaction (auto-mining). */
   blockTime?: number;
+  /** With blockTime: each transaction is still mined at once, and blocks come every blockTime besides. */
+  mixedMining?: boolean;
+  /** A state anvil dumped (JSON): the chain starts from it, blocks and transactions included. */
+  loadState?: string;
   /** Initial base fee in wei (BSC: 0, as its chain has). */
   baseFee?: bigint;
   /** Dev account balance, in ether. */
@@ -83,12 +89,15 @@ async function launch(port: number, options: AnvilOptions): Promise<AnvilProcess
   const args = ['--chain-id', String(options.chainId), '--host', host, '--port', String(port), '--silent'];
   args.push('--config-out', configOut);
   if (options.blockTime !== undefined) args.push('--block-time', String(options.blockTime));
+  if (options.blockTime !== undefined && options.mixedMining) args.push('--mixed-mining');
+  if (options.loadState !== undefined) args.push('--load-state', options.loadState);
   if (options.baseFee !== undefined) args.push('--base-fee', options.baseFee.toString());
   if (options.balanceEther !== undefined) args.push('--balance', String(options.balanceEther));
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn('/bin/sh', ['-c', WATCHDOG, anvilBinary(), ...args], {
     stdio: ['pipe', 'ignore', 'pipe'],
+    detached: true,
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -3,9 +3,11 @@
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex } from 'viem';
 import { EVM_CHAINS, type EvmChainName } from '../../src/chains/evm/chains.ts';
 import type { Network } from '../../src/chains/types.ts';
+import { ChainSaver } from '../chain-saver.ts';
 import { type AnvilProcess, startAnvil } from './anvil.ts';
 import { DevnetRpc } from './rpc.ts';
 import { compileEvmContracts } from './solidity.ts';
+import { AnvilStateStore } from './state-store.ts';
 
 export { anvilBinary, startAnvil } from './anvil.ts';
 export { type CompiledEvmContract, compileEvmContracts } from './solidity.ts';
@@ -65,6 +67,15 @@ export interface EvmDevnetOptions {
   host?: string;
   /** Seconds between blocks (interval mining); undefined mines each transaction at once. */
   blockTime?: number;
+  /** With blockTime: transactions are still mined at once, and empty blocks come every blockTime. */
+  mixedMining?: boolean;
+  /**
+   * Keeps the chain in this folder: a devnet started on a folder holding a saved chain carries on from it
+   * (same blocks, balances and token addresses); the chain is saved on a timer and on close().
+   */
+  stateDir?: string;
+  /** How often a stateDir devnet looks for new transactions to save. Default 5000. */
+  saveIntervalMs?: number;
 }
 
 /** Standard (erc20, erc721; BSC also bep20, bep721) -> symbol -> contract address. */
@@ -128,13 +139,28 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
   const chainId = options.chainId ?? EVM_CHAINS[options.chain].networks[network].chainId;
   const compiled = compileEvmContracts();
   const baseFee = DEVNET_BASE_FEE[options.chain];
-  const anvil: AnvilProcess = await startAnvil({
-    chainId,
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.blockTime === undefined ? {} : { blockTime: options.blockTime }),
-    ...(baseFee === undefined ? {} : { baseFee }),
-  });
+  const store = options.stateDir === undefined ? null : new AnvilStateStore(options.stateDir);
+  const saved = await store?.load();
+  let anvil: AnvilProcess;
+  try {
+    anvil = await startAnvil({
+      chainId,
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.host === undefined ? {} : { host: options.host }),
+      ...(options.blockTime === undefined ? {} : { blockTime: options.blockTime }),
+      ...(options.mixedMining ? { mixedMining: true } : {}),
+      ...(baseFee === undefined ? {} : { baseFee }),
+      ...(saved ? { loadState: saved.loadFile } : {}),
+    });
+  } catch (error) {
+    if (!saved) throw error;
+    throw new Error(
+      `anvil could not load the chain saved in ${options.stateDir} (start afresh with --reset): ${(error as Error).message}`,
+    );
+  } finally {
+    await store?.loaded();
+  }
+  let saver: ChainSaver | null = null;
   try {
     const node = new DevnetRpc(anvil.url);
     const faucetAccount = ANVIL_ACCOUNTS[0]!;
@@ -153,19 +179,51 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
         return node.receipt(hash);
       });
 
-    const contracts = await compiled;
-    const deploy = async (name: string): Promise<Address> => {
-      const contract = contracts[name];
-      if (!contract) throw new Error(`contract ${name} missing from devnets/contracts`);
-      const receipt = await send(null, contract.bytecode);
-      return getAddress(receipt.contractAddress as Address);
+    const deployTokens = async (): Promise<EvmDevnetTokens> => {
+      const contracts = await compiled;
+      const deploy = async (name: string): Promise<Address> => {
+        const contract = contracts[name];
+        if (!contract) throw new Error(`contract ${name} missing from devnets/contracts`);
+        const receipt = await send(null, contract.bytecode);
+        return getAddress(receipt.contractAddress as Address);
+      };
+      const usdt = await deploy('ERC20Token');
+      const nft = await deploy('ERC721Token');
+      const deployed: EvmDevnetTokens = { erc20: { USDT: usdt }, erc721: { NFT: nft } };
+      const { tokenSegments } = EVM_CHAINS[options.chain];
+      deployed[tokenSegments.fungible] = { USDT: usdt };
+      deployed[tokenSegments.nft] = { NFT: nft };
+      return deployed;
     };
-    const usdt = await deploy('ERC20Token');
-    const nft = await deploy('ERC721Token');
-    const tokens: EvmDevnetTokens = { erc20: { USDT: usdt }, erc721: { NFT: nft } };
-    const { tokenSegments } = EVM_CHAINS[options.chain];
-    tokens[tokenSegments.fungible] = { USDT: usdt };
-    tokens[tokenSegments.nft] = { NFT: nft };
+    // A saved chain already holds its tokens: deploying again would move them to new addresses.
+    const tokens = saved ? saved.tokens : await deployTokens();
+    const head = async () => BigInt(await node.call<Hex>('eth_blockNumber'));
+    if (store) {
+      if (!saved) {
+        // Tokens first: a state on disk always has its tokens beside it.
+        await store.saveTokens(tokens);
+        await store.saveState(node);
+      }
+      saver = new ChainSaver(
+        {
+          head,
+          hasTransactions: async (after, upTo) => {
+            for (let n = after + 1n; n <= upTo; n++) {
+              const count = await node.call<Hex | null>('eth_getBlockTransactionCountByNumber', [
+                `0x${n.toString(16)}`,
+              ]);
+              if (count !== null && BigInt(count) > 0n) return true;
+            }
+            return false;
+          },
+          save: () => store.saveState(node),
+        },
+        { intervalMs: options.saveIntervalMs ?? 5000 },
+        await head(),
+        (error) => console.error(`[evm-devnet ${options.chain} ${network}] saving the chain failed`, error),
+      );
+      saver.start();
+    }
 
     return {
       chain: options.chain,
@@ -200,9 +258,16 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
       reorg: async (depth) => {
         await node.call('anvil_reorg', [depth, []]);
       },
-      close: () => anvil.close(),
+      close: async () => {
+        try {
+          await saver?.stop();
+        } finally {
+          await anvil.close();
+        }
+      },
     };
   } catch (error) {
+    await saver?.stop().catch(() => undefined);
     await anvil.close();
     throw error;
   }
