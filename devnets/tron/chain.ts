@@ -20,9 +20,22 @@ export interface StoredTx {
   blockNumber: bigint;
 }
 
+/** A chain as saved: what a restarted node brings back (its mempool is not part of it). */
+export interface ChainHistory {
+  /** Every block from genesis to the head. */
+  blocks: Block[];
+  /** The result of each transaction in those blocks. */
+  infos: TransactionInfo[];
+  /** The world after each recent block, the head's included: the solidified view reads them. */
+  worlds: Map<bigint, WorldState>;
+}
+
 export interface ChainOptions {
   params: ChainParams;
+  /** The genesis allocations (unused with `history`, which holds the head's world). */
   world: WorldState;
+  /** Carries on a saved chain instead of starting one from a genesis block. */
+  history?: ChainHistory;
   witnessKey: Uint8Array;
   solidifyLag: number;
   /**
@@ -61,6 +74,10 @@ export class TronChain {
     this.solidifyLag = BigInt(Math.max(0, opts.solidifyLag));
     this.clock = opts.clock ?? Date.now;
     this.virtualTime = opts.time === 'virtual';
+    if (opts.history) {
+      this.restore(opts.history);
+      return;
+    }
     const genesis = sealBlock(
       {
         timestamp: 0n,
@@ -81,6 +98,47 @@ export class TronChain {
     this.snapshots.set(block.header.number, cloneWorld(this.world));
     const keepFrom = block.header.number - this.solidifyLag;
     for (const n of this.snapshots.keys()) if (n < keepFrom) this.snapshots.delete(n);
+  }
+
+  private restore(history: ChainHistory): void {
+    history.blocks.forEach((block, index) => {
+      if (block.header.number !== BigInt(index)) throw new Error(`saved chain lacks block ${index}`);
+      this.blocks.push(block);
+      this.byId.set(block.id, block);
+    });
+    if (this.blocks.length === 0) throw new Error('saved chain has no blocks');
+    const infos = new Map(history.infos.map((info) => [info.id, info]));
+    for (const block of this.blocks) {
+      for (const tx of block.transactions) {
+        const id = txIdOf(tx.raw);
+        const info = infos.get(id);
+        if (!info) throw new Error(`saved chain lacks the result of transaction ${id}`);
+        this.txs.set(id, { tx, info, blockNumber: block.header.number });
+      }
+    }
+    // The solidified view needs the world of every block it may show. One the save lacks (it kept a
+    // shorter window) is stood in for by the nearest older saved world, else the oldest saved.
+    const head = this.head.header.number;
+    const saved = [...history.worlds.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const headWorld = history.worlds.get(head);
+    if (!headWorld) throw new Error('saved chain lacks the world of its head block');
+    const from = head > this.solidifyLag ? head - this.solidifyLag : 0n;
+    for (let n = from; n <= head; n++) {
+      let world = (saved[0] as [bigint, WorldState])[1];
+      for (const [m, w] of saved) if (m <= n) world = w;
+      this.snapshots.set(n, world);
+    }
+    // The head's world changes as transactions come; the saved snapshot of it must not.
+    this.world = cloneWorld(headWorld);
+  }
+
+  /** The chain as of its head block, for saving: pending transactions are left out, as a mempool is. */
+  history(): ChainHistory {
+    return {
+      blocks: [...this.blocks],
+      infos: [...this.txs.values()].map((t) => t.info),
+      worlds: new Map(this.snapshots),
+    };
   }
 
   get head(): Block {

@@ -1,12 +1,14 @@
 // Tron devnet: an in-memory chain behind the java-tron full-node HTTP API subset.
 import type { AddressInfo } from 'node:net';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { hexAddressToBase58 } from './address.ts';
+import { ChainSaver } from '../chain-saver.ts';
+import { addressFromPrivateKey, hexAddressToBase58 } from './address.ts';
 import { TronChain } from './chain.ts';
 import { Faucet } from './faucet.ts';
 import { buildGenesis, type GenesisOptions } from './genesis.ts';
 import { nodeRoutes } from './http/routes.ts';
 import { createNodeServer } from './http/server.ts';
+import { readSnapshot, takeSnapshot, writeSnapshot } from './snapshot.ts';
 
 export type { GenesisOptions } from './genesis.ts';
 export type { ChainParams } from './params.ts';
@@ -20,6 +22,13 @@ export interface TronDevnetOptions {
   /** How many blocks the solidified head lags the head (java-tron mainnet: about 19). Default 19. */
   solidifyLag?: number;
   genesis?: GenesisOptions;
+  /**
+   * Keeps the chain in this file: a devnet started on a saved chain carries on from it (blocks,
+   * transactions, balances, contracts and token addresses); the chain is saved on a timer and on close().
+   */
+  snapshotFile?: string;
+  /** How often a snapshotFile devnet looks for new transactions to save. Default 5000. */
+  saveIntervalMs?: number;
 }
 
 export interface TronDevnetTokens {
@@ -48,6 +57,13 @@ export interface TronDevnet {
 
 export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<TronDevnet> {
   const genesis = await buildGenesis(options.genesis);
+  const keys = { faucet: genesis.faucet, witness: addressFromPrivateKey(genesis.witnessKey) };
+  const saved = options.snapshotFile === undefined ? null : await readSnapshot(options.snapshotFile);
+  if (saved && (saved.faucet !== keys.faucet || saved.witness !== keys.witness)) {
+    throw new Error(`the Tron devnet saved in ${options.snapshotFile} ran under other keys`);
+  }
+  // A saved chain keeps its tokens where they were, even if the contracts' sources changed since.
+  const tokens = saved?.tokens ?? genesis.tokens;
   const interval = options.blockIntervalMs === undefined ? 3000 : options.blockIntervalMs;
   const chain = new TronChain({
     params: genesis.params,
@@ -55,10 +71,30 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
     witnessKey: genesis.witnessKey,
     solidifyLag: options.solidifyLag ?? 19,
     time: interval === null ? 'virtual' : 'wall',
+    ...(saved ? { history: saved.history } : {}),
   });
   // Genesis carries timestamp 0 like mainnet; block 1 brings the clock to now.
-  await chain.mine(1);
+  if (!saved) await chain.mine(1);
   const faucet = new Faucet(chain, genesis.faucetKey, genesis.faucet);
+
+  const snapshotFile = options.snapshotFile;
+  let saver: ChainSaver | null = null;
+  if (snapshotFile !== undefined) {
+    const save = () => writeSnapshot(snapshotFile, takeSnapshot(chain, keys, tokens));
+    if (!saved) await save();
+    saver = new ChainSaver(
+      {
+        head: async () => chain.head.header.number,
+        hasTransactions: async (after, upTo) =>
+          chain.blocksInRange(after + 1n, upTo + 1n).some((block) => block.transactions.length > 0),
+        save,
+      },
+      { intervalMs: options.saveIntervalMs ?? 5000 },
+      chain.head.header.number,
+      (err) => console.error('[tron-devnet] saving the chain failed', err),
+    );
+    saver.start();
+  }
 
   const server = createNodeServer(nodeRoutes(chain), (err) => console.error('[tron-devnet]', err));
   const host = options.host ?? '127.0.0.1';
@@ -84,9 +120,9 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     faucet: { address: b58(genesis.faucet), privateKey: bytesToHex(genesis.faucetKey) },
     tokens: {
-      trc20: { USDT: b58(genesis.tokens.trc20['USDT'] as string) },
-      trc721: { NFT: b58(genesis.tokens.trc721['NFT'] as string) },
-      trc10: { ...genesis.tokens.trc10 },
+      trc20: { USDT: b58(tokens.trc20['USDT'] as string) },
+      trc721: { NFT: b58(tokens.trc721['NFT'] as string) },
+      trc10: { ...tokens.trc10 },
     },
     chain,
     mine: async (n = 1) => {
@@ -103,6 +139,9 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      // What was sent just before the stop is mined, as it would have been a moment later, then saved.
+      if (saver && timer && chain.pendingIds().length > 0) await chain.mine(1);
+      await saver?.stop();
     },
   };
 }
