@@ -3,6 +3,7 @@ import type { ChainName, Network } from '../chains/types.ts';
 import type { NodeEndpointConfig } from '../config.ts';
 import type { Faucet } from '../services/faucets.ts';
 import { evmSandboxDevnet } from './evm-devnet.ts';
+import type { DevnetSettings } from './settings.ts';
 import { startTronSandboxDevnet } from './tron-devnet.ts';
 
 /** Demo tokens a devnet pre-deploys: standard (trc20, erc20 ...) -> symbol -> contract address or id. */
@@ -18,8 +19,15 @@ export interface RunningDevnet {
   stop(): Promise<void>;
 }
 
-/** Starts one chain's devnet for one network; state lives under `dir`. */
-export type DevnetStarter = (network: Network, dir: string) => Promise<RunningDevnet>;
+/**
+ * Starts one chain's devnet for one network. Its chain lives under `dir`: a devnet started on a folder
+ * holding a saved chain carries on from it, and saves it on a timer and when stopped.
+ */
+export type DevnetStarter = (
+  network: Network,
+  dir: string,
+  settings: DevnetSettings,
+) => Promise<RunningDevnet>;
 
 /**
  * The devnets the sandbox runs, one per chain, each started once per network. Chains add theirs here.

@@ -12,6 +12,7 @@ import {
   MAX_MINT_TOKENS,
 } from '../services/faucets.ts';
 import type { DevnetStarter, RunningDevnet } from './devnets.ts';
+import type { DevnetSettings } from './settings.ts';
 
 /** The devnet's USDT has 6 decimals, like mainnet USDT. */
 const USDT_DECIMALS = 6;
@@ -69,10 +70,20 @@ class EvmDevnetFaucet implements Faucet {
   }
 }
 
-/** A real anvil node for one EVM chain and network, with its real chain id and the demo tokens. */
+/**
+ * A real anvil node for one EVM chain and network, with its real chain id and the demo tokens. A
+ * transaction is mined at once, and blocks come every few seconds besides, as on a real chain, so that
+ * confirmations count up. The chain is kept in `dir`.
+ */
 export function evmSandboxDevnet(chain: EvmChainName, symbol: string): DevnetStarter {
-  return async (network: Network): Promise<RunningDevnet> => {
-    const devnet = await startEvmDevnet({ chain, network });
+  return async (network: Network, dir: string, settings: DevnetSettings): Promise<RunningDevnet> => {
+    const devnet = await startEvmDevnet({
+      chain,
+      network,
+      stateDir: dir,
+      saveIntervalMs: settings.saveIntervalMs,
+      ...(settings.evmBlockTime > 0 ? { blockTime: settings.evmBlockTime, mixedMining: true } : {}),
+    });
     return {
       chain,
       network,

@@ -11,7 +11,10 @@ import { createLogger } from '../logger.ts';
 import { startBackgroundRoles } from '../roles.ts';
 import { FaucetDirectory } from '../services/faucets.ts';
 import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
+import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
 import { DEVNET_STARTERS, type DevnetTokens, type RunningDevnet } from './devnets.ts';
+import { resetSandbox } from './reset.ts';
+import { type DevnetSettings, devnetSettings } from './settings.ts';
 
 export const SANDBOX_EMAIL = 'demo@switchyard.local';
 
@@ -32,12 +35,12 @@ export interface SandboxFile {
 }
 
 /** Starts the devnets of every chain this build has, for both networks, stopping all of them on failure. */
-async function startDevnets(dir: string): Promise<RunningDevnet[]> {
+async function startDevnets(dir: string, settings: DevnetSettings): Promise<RunningDevnet[]> {
   const running: RunningDevnet[] = [];
   try {
     // Started side by side: each is its own process or server, and anvil takes a moment to boot.
     const starts = Object.entries(DEVNET_STARTERS).flatMap(([chain, start]) =>
-      NETWORKS.map((network) => start(network, path.join(dir, 'devnets', chain, network))),
+      NETWORKS.map((network) => start(network, path.join(dir, 'devnets', chain, network), settings)),
     );
     const results = await Promise.allSettled(starts);
     for (const result of results) if (result.status === 'fulfilled') running.push(result.value);
@@ -50,8 +53,8 @@ async function startDevnets(dir: string): Promise<RunningDevnet[]> {
   return running;
 }
 
-function sandboxConfig(devnets: RunningDevnet[]): Config {
-  const env: Record<string, string | undefined> = {
+function sandboxEnv(): Record<string, string | undefined> {
+  return {
     ...process.env,
     SANDBOX_DIR: process.env['SANDBOX_DIR'] || '.sandbox',
     HOST: process.env['HOST'] || '127.0.0.1',
@@ -62,7 +65,10 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
     // Any free port: several sandboxes (and test runs) share a machine.
     METRICS_PORT: process.env['METRICS_PORT'] || '0',
   };
-  const config = loadConfig(env);
+}
+
+function sandboxConfig(devnets: RunningDevnet[]): Config {
+  const config = loadConfig(sandboxEnv());
   for (const devnet of devnets) {
     config.endpoints[devnet.chain] = {
       ...config.endpoints[devnet.chain],
@@ -91,10 +97,18 @@ function chainsOf(devnets: RunningDevnet[]): SandboxFile['chains'] {
   return chains;
 }
 
-export async function startSandbox() {
+export interface SandboxOptions {
+  /** Deletes what an earlier run kept in the folder first (--reset). */
+  reset?: boolean;
+}
+
+export async function startSandbox(options: SandboxOptions = {}) {
   const dir = path.resolve(process.env['SANDBOX_DIR'] || '.sandbox');
+  const settings = devnetSettings();
   ensurePrivateDir(dir);
-  const devnets = await startDevnets(dir);
+  const leftAlone = options.reset ? await resetSandbox(dir, loadConfig(sandboxEnv())) : [];
+  for (const file of leftAlone) process.stderr.write(`--reset left ${file} alone: it is outside ${dir}\n`);
+  const devnets = await startDevnets(dir, settings);
   const config = sandboxConfig(devnets);
   const logFile = path.join(dir, 'gateway.log');
   ensurePrivateFile(logFile);
@@ -132,7 +146,12 @@ export async function startSandbox() {
 }
 
 async function main(): Promise<void> {
-  const { sandbox, dir, stop } = await startSandbox();
+  const args = parseSandboxArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(SANDBOX_USAGE);
+    return;
+  }
+  const { sandbox, dir, stop } = await startSandbox({ reset: args.reset });
   const chains = Object.keys(sandbox.chains);
   process.stdout.write(
     [
@@ -140,7 +159,7 @@ async function main(): Promise<void> {
       `  token: ${sandbox.token}`,
       `  chains: ${chains.length > 0 ? chains.join(', ') : 'none yet'}`,
       `  details: ${path.join(dir, 'sandbox.json')}, logs: ${sandbox.logFile}`,
-      '  Ctrl-C stops everything.',
+      '  Ctrl-C stops everything; the next start carries on the same chains (--reset starts clean).',
       '',
     ].join('\n'),
   );
@@ -160,6 +179,10 @@ async function main(): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((error: unknown) => {
+    if (error instanceof SandboxUsageError) {
+      process.stderr.write(error.message);
+      process.exit(2);
+    }
     const message = error instanceof ConfigError ? error.message : (error as Error).stack;
     process.stderr.write(`sandbox failed to start: ${message}\n`);
     process.exit(1);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
@@ -11,6 +12,7 @@ import {
   MAX_MINT_TOKENS,
 } from '../services/faucets.ts';
 import type { RunningDevnet } from './devnets.ts';
+import type { DevnetSettings } from './settings.ts';
 
 /** The demo tokens' decimals: the devnet's USDT and TRC10 asset both have 6, like mainnet USDT. */
 const DEMO_DECIMALS = 6;
@@ -91,9 +93,17 @@ class TronDevnetFaucet implements Faucet {
   }
 }
 
-/** One Tron devnet per network, blocks every 3 s, with its demo tokens. State lives in memory. */
-export async function startTronSandboxDevnet(network: Network): Promise<RunningDevnet> {
-  const devnet = await startTronDevnet({ blockIntervalMs: 3000 });
+/** One Tron devnet per network, blocks every 3 s, with its demo tokens; its chain is kept in `dir`. */
+export async function startTronSandboxDevnet(
+  network: Network,
+  dir: string,
+  settings: DevnetSettings,
+): Promise<RunningDevnet> {
+  const devnet = await startTronDevnet({
+    blockIntervalMs: 3000,
+    snapshotFile: path.join(dir, 'chain.json'),
+    saveIntervalMs: settings.saveIntervalMs,
+  });
   return {
     chain: 'tron',
     network,
