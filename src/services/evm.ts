@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Address, Hex } from 'viem';
+import { type Address, isHex } from 'viem';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
@@ -435,7 +435,7 @@ export class EvmService {
     return this.deps.quotas.withTransactionQuota(userId, async () => {
       try {
         const txid = await adapter.broadcast(rawtx);
-        const entry = await this.broadcastEntry(adapter, rawtx);
+        const entry = await broadcastEntry(adapter, rawtx);
         await this.deps.transactions.record({
           userId,
           chain,
@@ -449,35 +449,11 @@ export class EvmService {
       } catch (error) {
         // Reading the entry may ask the node for decimals: only for a refusal the history keeps.
         if (isRecordedFailure(error)) {
-          await this.recordFailure(userId, chain, network, await this.broadcastEntry(adapter, rawtx), error);
+          await this.recordFailure(userId, chain, network, await broadcastEntry(adapter, rawtx), error);
         }
         throw error;
       }
     });
-  }
-
-  /**
-   * The history fields of a signed transaction: its signer, and what it moves (coin, a token, an NFT).
-   * Another call is `raw`; what cannot be read as a signed transaction leaves every field null.
-   */
-  private async broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<HistoryEntry> {
-    let signed: { from: Address; to: Address | null; value: bigint; input: Hex };
-    try {
-      const tx = decodeTransaction(rawtx as Hex);
-      const from = await recoverSender(rawtx as Hex);
-      signed = { from, to: optionalAddress(tx.to), value: tx.value ?? 0n, input: tx.data ?? '0x' };
-    } catch {
-      return { type: 'raw', from: null, to: null, amount: null, contractaddress: null, tokenid: null };
-    }
-    const transfer = await movedAsset(adapter, signed);
-    return {
-      type: transfer.kind === 'other' ? 'raw' : transfer.type,
-      from: transfer.from,
-      to: transfer.to,
-      amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
-      contractaddress: transfer.contract,
-      tokenid: transfer.tokenId?.toString() ?? null,
-    };
   }
 
   /**
@@ -604,6 +580,38 @@ interface MovedAsset {
   /** Null when the token contract does not say (no decimals()). */
   decimals: number | null;
   tokenId: bigint | null;
+}
+
+/**
+ * The history fields of a signed transaction: its signer, and what it moves (coin, a token, an NFT).
+ * Another call is `raw`; what cannot be read as a signed transaction leaves every field null.
+ */
+async function broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<HistoryEntry> {
+  const signed = await readSigned(rawtx);
+  if (signed === null) {
+    return { type: 'raw', from: null, to: null, amount: null, contractaddress: null, tokenid: null };
+  }
+  const transfer = await movedAsset(adapter, signed);
+  return {
+    type: transfer.kind === 'other' ? 'raw' : transfer.type,
+    from: transfer.from,
+    to: transfer.to,
+    amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
+    contractaddress: transfer.contract,
+    tokenid: transfer.tokenId?.toString() ?? null,
+  };
+}
+
+/** The signer and payload of a signed serialized transaction; null when it is not one. */
+async function readSigned(rawtx: string) {
+  if (!isHex(rawtx)) return null;
+  try {
+    const tx = decodeTransaction(rawtx);
+    const from = await recoverSender(rawtx);
+    return { from, to: optionalAddress(tx.to), value: tx.value ?? 0n, input: tx.data ?? '0x' };
+  } catch {
+    return null;
+  }
 }
 
 /** What a transaction the node returned moves: see movedAsset. */

@@ -171,8 +171,9 @@ describe('an overspend answers the node its own words, with its figures', () => 
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);
     await devnet.faucetNative(account.address, parseEther('0.001'));
+    const to = receiver();
     const built = await api('POST', '/transactions/build', {
-      json: { from: account.address, to: receiver(), amount: '0.001' },
+      json: { from: account.address, to, amount: '0.001' },
     });
     expect(built.status, built.text).toBe(200);
     const rawtx = await account.signTransaction(parseTransaction(built.body.data.unsigned));
@@ -180,5 +181,13 @@ describe('an overspend answers the node its own words, with its figures', () => 
     expect(res.status, res.text).toBe(422);
     expect(res.body.message).toMatch(POOL_REFUSAL);
     expect(res.body.message).toBe(geth.refusals.at(-1));
+    // The refused broadcast is listed with what it would have done, read from the signed transaction.
+    const history = (await api('GET', '/transactions')).body.data as Record<string, unknown>[];
+    expect(history.find((r) => r['from'] === account.address)).toMatchObject({
+      txid: null,
+      type: 'ETH',
+      to,
+      amount: expect.stringMatching(/^0\.0010*$/),
+    });
   });
 });
