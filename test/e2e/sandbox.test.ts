@@ -132,5 +132,6 @@ describe('npm run sandbox', () => {
     await waitFor(() => (groupAlive(sandbox.child.pid!) ? undefined : true), 20_000);
     expect(sandbox.output()).toContain('stopping the sandbox');
     await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
-  });
+    // A start takes its time on a busy machine: ten devnets, the gateway and its migrations.
+  }, 120_000);
 });
