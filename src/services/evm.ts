@@ -340,7 +340,7 @@ export class EvmService {
 
   async sendNative(userId: string, chain: ChainName, network: Network, body: Send & { amount: unknown }) {
     const wei = amountOf(body.amount, WEI_DECIMALS);
-    const kind = { type: this.transferTypes(chain, network).native, contractaddress: null, tokenid: null };
+    const kind = { type: HISTORY_NATIVE_TYPE, contractaddress: null, tokenid: null };
     return this.send(userId, chain, network, body, kind, async (adapter) => ({
       amount: historyAmount(wei, WEI_DECIMALS),
       build: (o) => adapter.buildTransfer(body.from, body.to, wei, o),
@@ -582,6 +582,9 @@ interface MovedAsset {
   tokenId: bigint | null;
 }
 
+/** Chaingateway's history names a native coin transfer `default`, on every EVM chain. */
+const HISTORY_NATIVE_TYPE = 'default';
+
 /**
  * The history fields of a signed transaction: its signer, and what it moves (coin, a token, an NFT).
  * Another call is `raw`; what cannot be read as a signed transaction leaves every field null.
@@ -593,7 +596,7 @@ async function broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<Histo
   }
   const transfer = await movedAsset(adapter, signed);
   return {
-    type: transfer.kind === 'other' ? 'raw' : transfer.type,
+    type: transfer.kind === 'other' ? 'raw' : transfer.kind === 'native' ? HISTORY_NATIVE_TYPE : transfer.type,
     from: transfer.from,
     to: transfer.to,
     amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
