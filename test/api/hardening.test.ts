@@ -1,5 +1,6 @@
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -308,7 +309,11 @@ describe('files at rest', () => {
 
 describe('sandbox faucet', () => {
   it('refuses more than it holds with 422 saying the most it can give', async () => {
-    const devnet = await startTronSandboxDevnet('mainnet');
+    const chainDir = mkdtempSync(path.join(os.tmpdir(), 'faucet-'));
+    const devnet = await startTronSandboxDevnet('mainnet', chainDir, {
+      evmBlockTime: 0,
+      saveIntervalMs: 0,
+    });
     const faucets = new FaucetDirectory();
     faucets.add('tron', 'mainnet', devnet.faucet);
     const sandbox = await startGateway({
@@ -346,6 +351,7 @@ describe('sandbox faucet', () => {
     } finally {
       await sandbox.close();
       await devnet.stop();
+      rmSync(chainDir, { recursive: true, force: true });
     }
   });
 });
