@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { waitFor } from '../helpers/processes.ts';
 import { processesNaming, type SandboxRun, startSandboxRun } from './sandbox-runs.ts';
 
@@ -20,6 +20,24 @@ const EVM_BLOCK_TIME = { SANDBOX_EVM_BLOCK_TIME: '1' };
 async function start(env: Record<string, string>, args: string[] = []): Promise<SandboxRun> {
   run = await startSandboxRun(dir, { ...EVM_BLOCK_TIME, ...env }, args);
   return run;
+}
+
+/** Waits for `probe`; a timeout names what was awaited. */
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  try {
+    await waitFor(async () => ((await probe()) ? true : undefined), timeoutMs);
+  } catch {
+    throw new Error(`${what}: not within ${timeoutMs} ms`);
+  }
+}
+
+/** What the sandbox printed, and its log's last lines, for a test that fails. */
+function showSandboxOnFailure(): void {
+  onTestFailed(() => {
+    const log = path.join(dir, 'gateway.log');
+    console.error(`sandbox output:\n${run?.output() ?? '(stopped)'}`);
+    if (existsSync(log)) console.error(`gateway.log:\n${readFileSync(log, 'utf8').slice(-4000)}`);
+  });
 }
 
 async function stop(signal: 'SIGINT' | 'SIGKILL'): Promise<void> {
@@ -67,6 +85,7 @@ const before = {
 
 describe('npm run sandbox on the same SANDBOX_DIR', () => {
   it('mines EVM blocks with no transactions, and a Ctrl-C restart keeps funds, transactions, tokens and block numbers', async () => {
+    showSandboxOnFailure();
     // Saves only when stopped: what the restart finds was written by the Ctrl-C.
     let r = await start({ SANDBOX_SNAPSHOT_INTERVAL: '0' });
     before.tokens = r.info.chains;
@@ -83,11 +102,11 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     tron.txids.push(await faucet(r, 'tron', tron.from, '50'));
     tron.txids.push(await sendCoin(r, 'tron', tron.from, tron.to, '5'));
     // The Tron send lands in the next block (3 s).
-    await waitFor(async () => ((await trxBalance(r, tron.to)) === '5000000' ? true : undefined), 15_000);
+    await until('the Tron send mined', async () => (await trxBalance(r, tron.to)) === '5000000');
 
     // Interval mining: the EVM head grows while nothing is sent.
     const idle = await head(r, 'ethereum');
-    await waitFor(async () => ((await head(r, 'ethereum')) >= idle + 2 ? true : undefined), 15_000);
+    await until('EVM blocks with no transaction', async () => (await head(r, 'ethereum')) >= idle + 2);
 
     eth.fromBalance = await ethBalance(r, eth.from);
     eth.toBalance = await ethBalance(r, eth.to);
@@ -102,7 +121,7 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     eth.head = await head(r, 'ethereum');
     tron.head = await head(r, 'tron');
     await stop('SIGINT');
-    expect(processesNaming(dir)).toEqual([]);
+    expect(processesNaming(dir), 'processes left by the sandbox').toEqual([]);
 
     r = await start({ SANDBOX_SNAPSHOT_INTERVAL: '1' });
     // Token addresses do not move: webhooks and saved addresses keep working.
@@ -124,13 +143,14 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     // Block numbers carry on from where they were, and keep growing.
     expect(await head(r, 'ethereum')).toBeGreaterThanOrEqual(eth.head);
     expect(await head(r, 'tron')).toBeGreaterThanOrEqual(tron.head);
-    await waitFor(async () => ((await head(r, 'ethereum')) > eth.head ? true : undefined), 15_000);
-    await waitFor(async () => ((await head(r, 'tron')) > tron.head ? true : undefined), 15_000);
+    await until('the EVM head growing', async () => (await head(r, 'ethereum')) > eth.head);
+    await until('the Tron head growing', async () => (await head(r, 'tron')) > tron.head);
     // A send after the restart works on the carried-on chain.
     expect(await sendCoin(r, 'ethereum', eth.to, eth.from, '0.1')).toMatch(/^0x[0-9a-f]{64}$/);
   }, 300_000);
 
   it('a kill -9 loses at most the last save interval', async () => {
+    showSandboxOnFailure();
     let r = run as SandboxRun;
     const ethAddress = await newAddress(r, 'ethereum');
     const tronAddress = await newAddress(r, 'tron');
@@ -141,7 +161,7 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     await stop('SIGKILL');
     // Not even anvil survives: its watchdog kills it when the sandbox's pipe to it closes.
-    await waitFor(() => (processesNaming(dir).length === 0 ? true : undefined), 10_000);
+    await until('anvil gone after kill -9', async () => processesNaming(dir).length === 0, 10_000);
 
     r = await start({ SANDBOX_SNAPSHOT_INTERVAL: '1' });
     expect(await ethBalance(r, ethAddress)).toBe('3.000000000000000000');
@@ -150,9 +170,12 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     expect((await lookup(r, 'tron', tronTxid)).status).toBe(200);
     expect(await head(r, 'ethereum')).toBeGreaterThanOrEqual(ethHead);
     await stop('SIGINT');
+    // This run's anvils loaded a saved state, so their command lines name the folder: all are gone.
+    expect(processesNaming(dir), 'processes left by the sandbox').toEqual([]);
   }, 300_000);
 
   it('--reset starts clean: fresh chains and a fresh database', async () => {
+    showSandboxOnFailure();
     const r = await start({}, ['--reset']);
     expect(r.output()).not.toContain('--reset left');
     expect(await ethBalance(r, before.eth.to)).toMatch(/^0(\.0+)?$/);
