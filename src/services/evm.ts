@@ -585,6 +585,12 @@ interface MovedAsset {
 /** Chaingateway's history names a native coin transfer `default`, on every EVM chain. */
 const HISTORY_NATIVE_TYPE = 'default';
 
+/** A coin transfer is `default`, a token the chain's name for it, another call `raw`. */
+function historyType(transfer: { kind: string; type: string }): string {
+  if (transfer.kind === 'other') return 'raw';
+  return transfer.kind === 'native' ? HISTORY_NATIVE_TYPE : transfer.type;
+}
+
 /**
  * The history fields of a signed transaction: its signer, and what it moves (coin, a token, an NFT).
  * Another call is `raw`; what cannot be read as a signed transaction leaves every field null.
@@ -596,7 +602,7 @@ async function broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<Histo
   }
   const transfer = await movedAsset(adapter, signed);
   return {
-    type: transfer.kind === 'other' ? 'raw' : transfer.kind === 'native' ? HISTORY_NATIVE_TYPE : transfer.type,
+    type: historyType(transfer),
     from: transfer.from,
     to: transfer.to,
     amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
