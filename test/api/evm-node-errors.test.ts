@@ -185,7 +185,7 @@ describe('an overspend answers the node its own words, with its figures', () => 
     const history = (await api('GET', '/transactions')).body.data as Record<string, unknown>[];
     expect(history.find((r) => r['from'] === account.address)).toMatchObject({
       txid: null,
-      type: 'ETH',
+      type: 'default',
       to,
       amount: expect.stringMatching(/^0\.0010*$/),
     });
