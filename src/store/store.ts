@@ -7,16 +7,18 @@ import {
   type Migration,
   type MigrationProvider,
   Migrator,
-  PostgresDialect,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { describeDatabase } from '../config/summary.ts';
+import { describeError } from '../describe-error.ts';
 import { migrations } from './migrations/index.ts';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
 import type { Database } from './schema.ts';
+import { OwnSchemaPostgresDialect } from './schema-introspector.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -123,7 +125,7 @@ async function openPostgres(connectionString: string, options: StoreOptions): Pr
     max: options.poolSize ?? 10,
     ...(pgSchema === undefined ? {} : { options: `-c search_path=${pgSchema}` }),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return {
     db,
     dialect: 'postgres',
@@ -140,18 +142,42 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(store: Store): Promise<void> {
-  // Name the schema: Kysely looks its tables up by name, and another schema's copy must not count.
+  // Name the schema: Kysely looks its tables up by name in every schema, and another schema's copy
+  // (another app's, or a search_path set in DATABASE_URL) must not count as this one's.
+  const schema = store.schema ?? (store.dialect === 'postgres' ? await currentSchema(store) : undefined);
   const migrator = new Migrator({
     db: store.db,
     provider: new StaticMigrationProvider(),
-    ...(store.schema === undefined ? {} : { migrationTableSchema: store.schema }),
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
   if (error !== undefined) {
-    const cause = error instanceof Error ? error.message : String(error);
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
+    const failed = results?.find((r) => r.status === 'Error');
+    // Without a failed migration, Kysely failed before running any (its own tables, its lock).
+    const which = failed === undefined ? 'could not start' : `${failed.migrationName} failed`;
+    throw new Error(`database migration ${which}: ${describeError(error)}`);
   }
+}
+
+/**
+ * One round trip before anything else, so that a database that cannot be reached is named by where it is
+ * (never the user or password) and the setting that points there.
+ */
+export async function assertReachable(store: Store, databaseUrl: string): Promise<void> {
+  try {
+    await pingStore(store);
+  } catch (error) {
+    const where = describeDatabase(databaseUrl);
+    throw new Error(`cannot reach the database (${where}, set by DATABASE_URL): ${describeError(error)}`);
+  }
+}
+
+/** The schema unqualified tables are created in: the first of the connection's search_path. */
+async function currentSchema(store: Store): Promise<string> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(store.db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('no schema of the search_path exists: create it or check DATABASE_URL');
+  return schema;
 }
 
 /** Cheap round trip used by /readyz. */
