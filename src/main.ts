@@ -1,7 +1,10 @@
 import { checkNodes } from './chains/registry.ts';
+import { EXIT_CONFIG } from './config/error.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { closeContext, createContext } from './context.ts';
+import { describeError } from './describe-error.ts';
 import { buildApp } from './http/app.ts';
+import { listenOrExplain } from './http/listen-errors.ts';
 import { startMetricsServer } from './http/metrics-server.ts';
 import { createLogger } from './logger.ts';
 import { startBackgroundRoles } from './roles.ts';
@@ -14,18 +17,30 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
-      process.exit(78);
+      process.exit(EXIT_CONFIG);
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const ctx = await createContext(config, { logger });
   const app = config.roles.api ? await buildApp(ctx) : null;
-  await app?.listen({ host: config.host, port: config.port });
+  if (app) {
+    const api = { what: 'the API', host: config.host, port: config.port, settings: 'PORT (or HOST)' };
+    await listenOrExplain(api, () => app.listen({ host: config.host, port: config.port }));
+  }
+  const { metrics: metricsAt } = config;
   const metrics =
-    config.metrics && (await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port));
+    metricsAt &&
+    (await listenOrExplain(
+      {
+        what: 'metrics',
+        ...metricsAt,
+        settings: 'METRICS_PORT (or METRICS_HOST; METRICS_PORT=off serves none)',
+      },
+      () => startMetricsServer(ctx.metrics, metricsAt.host, metricsAt.port),
+    ));
   // In the background: a node that is slow to answer must not hold up the start.
-  void checkNodes(ctx.registry, ctx.logger);
+  void checkNodes(ctx.registry, ctx.logger, ctx.troubleLog);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
 
@@ -45,8 +60,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `switchyard failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
+  // One line that says what to do; a configuration found bad late (e.g. by a module) exits as one found early.
+  process.stderr.write(`switchyard failed to start: ${describeError(error)}\n`);
+  process.exit(error instanceof ConfigError ? EXIT_CONFIG : 1);
 });

@@ -14,9 +14,10 @@ export interface BackgroundRoles {
 }
 
 /**
- * The background roles beside the API: one watcher per chain and network that can decode blocks (each
- * takes a database lease, so one instance follows a chain at a time) and the outbox deliverer (rows are
- * claimed, so several instances share the work). ROLES chooses which a process runs.
+ * The background work beside the API: the node monitor in every process (closeContext stops it), and the
+ * roles: one watcher per chain and network that can decode blocks (each takes a database lease, so one
+ * instance follows a chain at a time) and the outbox deliverer (rows are claimed, so several instances
+ * share the work). ROLES chooses which roles a process runs.
  */
 export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number } = {}): BackgroundRoles {
   const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -33,6 +34,7 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
           adapter: adapter as typeof adapter & Required<Pick<typeof adapter, 'blockTransfers'>>,
           db: ctx.store.db,
           logger: ctx.logger.child({ role: 'watcher', chain, network }),
+          troubleLog: ctx.troubleLog,
           metrics: ctx.metrics,
           instanceId,
           enabled: () => !ctx.registry.isDisabled(chain, network),
@@ -57,9 +59,19 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
   deliverer?.start();
   // Sent-but-unmined EVM transactions are re-broadcast by whichever instances watch the chains.
   const reconciler = ctx.config.roles.watcher
-    ? new NonceReconciler(ctx.store.db, ctx.store.dialect, ctx.registry, ctx.logger.child({ role: 'nonces' }))
+    ? new NonceReconciler(
+        ctx.store.db,
+        ctx.store.dialect,
+        ctx.registry,
+        ctx.logger.child({ role: 'nonces' }),
+        {
+          troubleLog: ctx.troubleLog,
+        },
+      )
     : null;
   reconciler?.start();
+  // Every process probes the nodes: readiness and node metrics are per instance, whatever its roles.
+  ctx.nodeMonitor.start();
   return {
     watchers,
     deliverer,

@@ -1,21 +1,26 @@
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../app-context.ts';
+import { EXIT_CONFIG } from '../config/error.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { closeContext, createContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
+import { runSetupCommand } from './setup-commands.ts';
 
 const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_DIR selects a sandbox's database)
 
-  npm run cli -- user create --email E [--plan P]
-  npm run cli -- user list                           plan, status, end date and access (yes or lapsed) of each user
-  npm run cli -- plan list
-  npm run cli -- plan set --email E --plan P [--yearly | --monthly] [--ends YYYY-MM-DD | --ends none]
-                          [--status active | cancelled]
-  npm run cli -- token create --email E [--name N]   prints only the new token (creates the user if missing)
-  npm run cli -- token list [--email E]
-  npm run cli -- token revoke <id or swy_ prefix>
-  npm run cli -- token revoke --email E --all
+  npm run -s cli -- master-key generate                 prints only a new MASTER_KEY (base64, 32 bytes)
+  npm run -s cli -- config check                        names every bad setting (exit 78), or sums up a good one
+  npm run -s cli -- user create --email E [--plan P]
+  npm run -s cli -- user list                           plan, status, end date and access (yes or lapsed) of each user
+  npm run -s cli -- plan list
+  npm run -s cli -- plan set --email E --plan P [--yearly | --monthly] [--ends YYYY-MM-DD | --ends none]
+                             [--status active | cancelled]
+  npm run -s cli -- token create --email E [--name N]   prints only the new token (creates the user if missing)
+  npm run -s cli -- token list [--email E]
+  npm run -s cli -- token revoke <id or swy_ prefix>
+  npm run -s cli -- token revoke --email E --all
+
+(-s keeps npm's own lines off stdout, so a command's answer can be captured.)
 `;
 
 const OPTIONS = {
@@ -130,7 +135,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return parsed.values.help ? 0 : 2;
   }
+  const setup = runSetupCommand(parsed.positionals.slice(0, 2).join(' '));
+  if (setup !== undefined) {
+    process.stdout.write(setup.stdout);
+    process.stderr.write(setup.stderr);
+    return setup.code;
+  }
   const config = loadConfig();
+  // Loaded only for commands that use the database: the setup commands stay quick.
+  const { closeContext, createContext } = await import('../context.ts');
   // Logs go to stderr so stdout carries only the command's answer (a token, for `token create`).
   const ctx = await createContext(config, { logger: createLogger('warn', process.stderr) });
   try {
@@ -158,6 +171,6 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     const message = error instanceof ConfigError ? error.message : `cli failed: ${(error as Error).message}`;
     process.stderr.write(`${message}\n`);
-    process.exitCode = 1;
+    process.exitCode = error instanceof ConfigError ? EXIT_CONFIG : 1;
   },
 );

@@ -3,31 +3,21 @@
  * of the feed's chain and network, so the node's timeouts, retries and failover apply. Answers are
  * integers with the feed's decimals: exact. A round older than the feed's threshold is flagged stale.
  */
-import { decodeFunctionResult, encodeFunctionData, type Hex, isAddress, parseAbi } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
 import type { EvmAdapter } from '../chains/evm/adapter.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
-import type { Network } from '../chains/types.ts';
+import { type ChainlinkFeed, normalizeFeeds } from './chainlink-feeds.ts';
 import { type Decimal, divide, fromUnits } from './decimal.ts';
-import { canonicalSymbol, FIAT_CURRENCIES, type PriceSymbol } from './symbols.ts';
+import { canonicalSymbol, type PriceSymbol } from './symbols.ts';
 import { type PriceProvider, PriceProviderResponseError, type Quote } from './types.ts';
+
+export { type ChainlinkFeed, normalizeFeeds };
 
 export const AGGREGATOR_V3_ABI = parseAbi([
   'function decimals() view returns (uint8)',
   'function description() view returns (string)',
   'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
 ]);
-
-export interface ChainlinkFeed {
-  /** EVM chain name as the registry knows it: ethereum, bsc, polygon, arbitrum. */
-  chain: string;
-  network: Network;
-  address: string;
-  /**
-   * A round older than this is stale. Default DEFAULT_MAX_AGE_SECONDS, which suits feeds with an hourly
-   * heartbeat (BTC/USD, ETH/USD); stablecoin and fiat feeds beat daily and want about 90000.
-   */
-  maxAgeSeconds?: number;
-}
 
 /** Hourly heartbeat plus an hour of grace. */
 export const DEFAULT_MAX_AGE_SECONDS = 7200;
@@ -164,22 +154,4 @@ export function registryFeedReader(registry: Pick<ChainRegistry, 'get'>): FeedRe
     const [, answer, , updatedAt] = round as readonly [bigint, bigint, bigint, bigint, bigint];
     return { answer, decimals: places, updatedAt };
   };
-}
-
-/** "btc" -> "BTC/USD", "matic/usd" -> "POL/USD", "eur/usd" -> "EUR/USD"; rejects what cannot be a pair. */
-export function normalizeFeeds(feeds: Record<string, ChainlinkFeed>): Map<string, ChainlinkFeed> {
-  const normalized = new Map<string, ChainlinkFeed>();
-  for (const [key, feed] of Object.entries(feeds)) {
-    const [base = '', quote = 'USD', ...rest] = key.split('/').map((part) => part.trim().toUpperCase());
-    const baseName = canonicalSymbol(base) ?? base;
-    const known = (name: string) => canonicalSymbol(name) !== null || FIAT_CURRENCIES.has(name.toLowerCase());
-    if (rest.length > 0 || !known(base) || !FIAT_CURRENCIES.has(quote.toLowerCase())) {
-      throw new TypeError(`Chainlink feed "${key}": expected SYMBOL or SYMBOL/FIAT (e.g. BTC/USD, EUR/USD)`);
-    }
-    if (!isAddress(feed.address, { strict: false })) {
-      throw new TypeError(`Chainlink feed "${key}": address is not an EVM address`);
-    }
-    normalized.set(`${baseName}/${quote}`, feed);
-  }
-  return normalized;
 }

@@ -4,9 +4,9 @@
  */
 
 import { NETWORKS, type Network } from '../chains/types.ts';
-import { ConfigError } from '../config.ts';
-import { type ChainlinkFeed, normalizeFeeds } from './chainlink.ts';
-import { PRICE_PROVIDER_NAMES } from './factory.ts';
+import { ConfigError } from '../config/error.ts';
+import { type ChainlinkFeed, normalizeFeeds } from './chainlink-feeds.ts';
+import { PRICE_PROVIDER_NAMES } from './provider-names.ts';
 
 /** "coingecko, binance,chainlink" -> ['coingecko', 'binance', 'chainlink']; empty or absent: `fallback`. */
 export function parsePriceProviders(

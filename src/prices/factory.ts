@@ -4,11 +4,11 @@ import { BinanceProvider } from './binance.ts';
 import { type ChainlinkFeed, ChainlinkProvider } from './chainlink.ts';
 import { CoinGeckoProvider } from './coingecko.ts';
 import { LocalPriceProvider } from './local.ts';
+import { PRICE_PROVIDER_NAMES } from './provider-names.ts';
 import { type PriceLogger, PriceService } from './service.ts';
 import type { PriceProvider } from './types.ts';
 
-export const PRICE_PROVIDER_NAMES = ['coingecko', 'binance', 'chainlink', 'local'] as const;
-export type PriceProviderName = (typeof PRICE_PROVIDER_NAMES)[number];
+export { PRICE_PROVIDER_NAMES, type PriceProviderName } from './provider-names.ts';
 
 export interface CreatePriceServiceOptions {
   /** Order of preference, e.g. ['coingecko', 'binance', 'chainlink'] or ['local']. */

@@ -123,7 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const metrics =
     config.metrics && (await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port));
   // In the background: a node that is slow to answer must not hold up the start.
-  void checkNodes(ctx.registry, ctx.logger);
+  void checkNodes(ctx.registry, ctx.logger, ctx.troubleLog);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
   const sandbox: SandboxFile = {

@@ -1,4 +1,6 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError, type ConfigProblem, collectProblems } from '../config/error.ts';
+import { withoutEmpty } from '../config/setting.ts';
+import { SETTINGS } from '../config/settings.ts';
 
 /** How the sandbox runs its devnets, from SANDBOX_* variables. */
 export interface DevnetSettings {
@@ -8,21 +10,15 @@ export interface DevnetSettings {
   saveIntervalMs: number;
 }
 
-export const DEFAULT_EVM_BLOCK_TIME = 2;
-export const DEFAULT_SNAPSHOT_INTERVAL = 5;
-
 export function devnetSettings(env: NodeJS.ProcessEnv = process.env): DevnetSettings {
-  return {
-    evmBlockTime: seconds(env, 'SANDBOX_EVM_BLOCK_TIME', DEFAULT_EVM_BLOCK_TIME),
-    saveIntervalMs: Math.round(seconds(env, 'SANDBOX_SNAPSHOT_INTERVAL', DEFAULT_SNAPSHOT_INTERVAL) * 1000),
-  };
-}
-
-function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a number of seconds`);
-  const value = Number(raw);
-  if (value > 3600) throw new ConfigError(name, `${value} is outside 0..3600`);
-  return value;
+  const set = withoutEmpty(env);
+  const problems: ConfigProblem[] = [];
+  const blockTime = collectProblems(problems, () =>
+    SETTINGS.SANDBOX_EVM_BLOCK_TIME.read(set, 'SANDBOX_EVM_BLOCK_TIME'),
+  );
+  const saveInterval = collectProblems(problems, () =>
+    SETTINGS.SANDBOX_SNAPSHOT_INTERVAL.read(set, 'SANDBOX_SNAPSHOT_INTERVAL'),
+  );
+  if (blockTime === undefined || saveInterval === undefined) throw new ConfigError(problems);
+  return { evmBlockTime: blockTime, saveIntervalMs: Math.round(saveInterval * 1000) };
 }

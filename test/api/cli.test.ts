@@ -13,12 +13,16 @@ afterAll(() => gw?.close());
 
 // Each step starts a process that loads TypeScript: seconds apiece on a busy machine.
 describe('admin CLI', { timeout: 120_000 }, () => {
-  it('token create prints only the token, creating the user, through npm run cli', async () => {
-    // As a user's shell runs it: no loglevel inherited from an outer npm, so the project's .npmrc decides.
-    const result = await run('npm', ['run', 'cli', '--', 'token', 'create', '--email', 'cli@example.com'], {
-      ...gw.database.processEnv,
-      npm_config_loglevel: undefined,
-    });
+  it('token create prints only the token, creating the user, through npm run -s cli', async () => {
+    // As a user's shell runs it: no loglevel inherited from an outer npm, so only -s keeps npm's lines out.
+    const result = await run(
+      'npm',
+      ['run', '-s', 'cli', '--', 'token', 'create', '--email', 'cli@example.com'],
+      {
+        ...gw.database.processEnv,
+        npm_config_loglevel: undefined,
+      },
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^swy_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/);
     const token = result.stdout.trim();

@@ -36,6 +36,44 @@ describe('loadConfig', () => {
     expect(failure({ ROLES: 'api,cook' }).variable).toBe('ROLES');
   });
 
+  it('names every bad setting at once, one line each, and how to make a master key', () => {
+    const error = failure({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'postgres://switchyard:hunter2@db/switchyard',
+      DEFAULT_PLAN: 'gold',
+      PASSWORD_LOCKOUT_SECONDS: '600',
+      PASSWORD_LOCKOUT_MAX_SECONDS: '60',
+    });
+    expect(error.problems.map((p) => p.variable)).toEqual([
+      'PORT',
+      'LOG_LEVEL',
+      'DEFAULT_PLAN',
+      'MASTER_KEY',
+      'PASSWORD_LOCKOUT_MAX_SECONDS',
+    ]);
+    const lines = error.message.split('\n');
+    expect(lines[0]).toBe('Invalid configuration, 5 problems:');
+    expect(lines.slice(1).map((line) => line.trim().split(':')[0])).toEqual(
+      error.problems.map((p) => p.variable),
+    );
+    expect(error.message).toContain('npm run -s cli -- master-key generate');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('checks MASTER_KEY is 32 bytes of base64', () => {
+    expect(failure({ MASTER_KEY: 'c2hvcnQ=' }).message).toMatch(
+      /MASTER_KEY: must be 32 bytes in base64; generate/,
+    );
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', MASTER_KEY: key }).masterKey).toBe(key);
+  });
+
+  it('reads a CONFIG_FILE it cannot parse as one problem among the others', () => {
+    const error = failure({ CONFIG_FILE: '/nonexistent/file.json', PORT: '-1' });
+    expect(error.problems.map((p) => p.variable)).toEqual(['CONFIG_FILE', 'PORT']);
+  });
+
   it('never echoes a node URL path or query, which may hold an API key', () => {
     const error = failure({ ETHEREUM_MAINNET_URLS: 'https://node.example/v3/SECRETKEY,notaurl' });
     expect(error.message).not.toContain('SECRETKEY');
@@ -70,5 +108,32 @@ describe('loadConfig', () => {
       period: 'day',
       quotas: { webhooks: null, addresses: 1, requests: 2, transactions: 3 },
     });
+  });
+});
+
+describe('operations settings', () => {
+  it('reads LOG_FORMAT, NODE_PROBE_INTERVAL_SECONDS and REQUIRED_CHAINS', () => {
+    const defaults = loadConfig({});
+    expect(defaults.nodeProbeIntervalMs).toBe(15_000);
+    expect(defaults.requiredChains).toEqual({ kind: 'configured' });
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ NODE_PROBE_INTERVAL_SECONDS: '5' }).nodeProbeIntervalMs).toBe(5_000);
+    expect(loadConfig({ REQUIRED_CHAINS: 'all' }).requiredChains).toEqual({ kind: 'all' });
+    expect(loadConfig({ REQUIRED_CHAINS: 'none' }).requiredChains).toEqual({ kind: 'none' });
+    expect(loadConfig({ REQUIRED_CHAINS: 'tron, ethereum:mainnet' }).requiredChains).toEqual({
+      kind: 'list',
+      items: [
+        { chain: 'tron', network: null },
+        { chain: 'ethereum', network: 'mainnet' },
+      ],
+    });
+  });
+
+  it('names the variable of a bad operations value', () => {
+    expect(failure({ LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
+    expect(failure({ NODE_PROBE_INTERVAL_SECONDS: '0' }).variable).toBe('NODE_PROBE_INTERVAL_SECONDS');
+    expect(failure({ REQUIRED_CHAINS: 'dogecoin' }).message).toMatch(/REQUIRED_CHAINS.*dogecoin/);
+    expect(failure({ REQUIRED_CHAINS: 'tron:devnet' }).variable).toBe('REQUIRED_CHAINS');
+    expect(failure({ REQUIRED_CHAINS: ',' }).variable).toBe('REQUIRED_CHAINS');
   });
 });

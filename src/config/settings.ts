@@ -1,0 +1,274 @@
+import { parseChainlinkFeeds, parsePriceProviders } from '../prices/config.ts';
+import { parseIpAllowlist } from '../webhooks/url-guard.ts';
+import { readEndpoints } from './endpoints.ts';
+import { ConfigError, type ConfigProblem, collectProblems } from './error.ts';
+import { parsePlans } from './plans.ts';
+import { requiredChains } from './required-chains.ts';
+import {
+  type Env,
+  httpUrl,
+  list,
+  oneOf,
+  type Setting,
+  seconds,
+  setting,
+  text,
+  wholeNumber,
+  yesOrNo,
+} from './setting.ts';
+
+export const MASTER_KEY_HINT = 'generate one with `npm run -s cli -- master-key generate`';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export const ROLE_NAMES = ['api', 'watcher', 'deliverer'] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+
+/**
+ * Every setting the gateway reads, in the order the README's Configuration table and `.env.example` list
+ * them (a test holds all three together). Adding a setting is one entry here, then its use in Config.
+ * A name in angle brackets stands for a family of variables.
+ */
+export const SETTINGS = {
+  CONFIG_FILE: setting({
+    meaning: 'a JSON file of these same names to values; the environment overrides it',
+    parse: text,
+  }),
+  HOST: setting({
+    default: '0.0.0.0',
+    meaning: 'address the API listens on (the sandbox: 127.0.0.1)',
+    parse: text,
+  }),
+  PORT: setting({ default: '8080', meaning: 'port the API listens on', parse: wholeNumber(0, 65_535) }),
+  LOG_LEVEL: setting({
+    default: 'info',
+    meaning: `least severe log level written: ${LOG_LEVELS.join(', ')}`,
+    parse: oneOf(LOG_LEVELS),
+  }),
+  LOG_FORMAT: setting({
+    computed: 'pretty on a terminal, json otherwise',
+    meaning: '`json` for a log collector, `pretty` for a person at a terminal',
+    parse: oneOf(LOG_FORMATS),
+  }),
+  DATABASE_URL: setting({
+    computed: 'sqlite:$DATA_DIR/switchyard.db',
+    meaning:
+      '`postgres://user:password@host/db` or `sqlite:/path/file.db` (a sandbox always uses its own SQLite file)',
+    secret: true,
+    parse: databaseUrl,
+  }),
+  DATA_DIR: setting({
+    computed: './data (the sandbox: SANDBOX_DIR)',
+    meaning: 'where the embedded database and the generated master key live',
+    parse: text,
+  }),
+  SANDBOX_DIR: setting({
+    meaning: 'sandbox state (`npm run sandbox` uses `.sandbox`); when set, the CLI works on that sandbox',
+    parse: text,
+  }),
+  SANDBOX_EVM_BLOCK_TIME: setting({
+    default: '2',
+    meaning: 'sandbox only: seconds between EVM devnet blocks besides one per transaction (0: only those)',
+    parse: seconds(3600),
+  }),
+  SANDBOX_SNAPSHOT_INTERVAL: setting({
+    default: '5',
+    meaning: "sandbox only: seconds between saves of the devnets' chains (0: only when stopping)",
+    parse: seconds(3600),
+  }),
+  BODY_LIMIT_BYTES: setting({
+    default: '1048576',
+    meaning: 'larger request bodies answer 413',
+    parse: wholeNumber(1_024, 100 * 1_048_576),
+  }),
+  TRUST_PROXY: setting({
+    default: 'false',
+    meaning: 'trust `X-Forwarded-*` from a reverse proxy',
+    parse: yesOrNo,
+  }),
+  PLANS: setting({
+    computed: "Chaingateway's plans",
+    meaning:
+      'JSON array of `{"name","period","quotas":{"webhooks","addresses","requests","transactions"}}`; `null` is unlimited; period `day`, `month` or `year`',
+    parse: parsePlans,
+  }),
+  DEFAULT_PLAN: setting({ computed: 'the first plan', meaning: 'plan given to new users', parse: text }),
+  PLAN_GRACE_DAYS: setting({
+    default: '3',
+    meaning: 'days a plan past its end keeps working before the API answers 402',
+    parse: wholeNumber(0, 365),
+  }),
+  METRICS_HOST: setting({
+    default: '127.0.0.1',
+    meaning: 'address the Prometheus metrics listener (`/metrics`) binds',
+    parse: text,
+  }),
+  METRICS_PORT: setting({
+    default: '9464',
+    meaning: 'port of the metrics listener; `off` serves none (the sandbox: any free port)',
+    parse: (raw, name) => (raw === 'off' ? null : wholeNumber(0, 65_535)(raw, name)),
+  }),
+  NODE_TIMEOUT_MS: setting({
+    default: '10000',
+    meaning: 'per-attempt timeout of a node call',
+    parse: wholeNumber(100, 600_000),
+  }),
+  NODE_RETRIES: setting({
+    default: '3',
+    meaning: 'retries of a node call (jittered backoff, failover to the next endpoint)',
+    parse: wholeNumber(0, 20),
+  }),
+  NODE_PROBE_INTERVAL_SECONDS: setting({
+    default: '15',
+    meaning: 'how often each node endpoint is asked for its head (readiness, node metrics)',
+    parse: wholeNumber(1, 3_600),
+  }),
+  REQUIRED_CHAINS: setting({
+    default: 'configured',
+    meaning:
+      '`/readyz` answers 503 while one of these has no reachable node: `configured` (chains given their own URLs), `all`, `none`, or a list of `chain` and `chain:network`',
+    parse: requiredChains,
+  }),
+  '<CHAIN>_<NETWORK>_URLS': {
+    computed: "the chain's public nodes",
+    meaning:
+      'comma-separated node endpoints tried in order with failover, e.g. `TRON_TESTNET_URLS`, `ETHEREUM_MAINNET_URLS`',
+    secret: true,
+    read: readEndpoints,
+  } satisfies Setting<ReturnType<typeof readEndpoints>>,
+  TRON_API_KEY: setting({
+    meaning: 'sent as `TRON-PRO-API-KEY` to Tron endpoints (TronGrid)',
+    secret: true,
+    parse: text,
+  }),
+  TRON_FEE_LIMIT_TRX: setting({
+    default: '100',
+    meaning: 'most TRX a TRC20/TRC721 transfer may burn by default (`fee_limit` per request overrides)',
+    parse: wholeNumber(1, 15_000),
+  }),
+  MASTER_KEY: setting({
+    computed: '$DATA_DIR/master.key (created)',
+    meaning: `base64 32-byte key sealing webhook secrets; required with Postgres, the same on every instance (${MASTER_KEY_HINT})`,
+    secret: true,
+    parse: masterKey,
+  }),
+  WEBHOOK_ALLOW_CIDRS: setting({
+    meaning: 'private ranges webhook URLs may reach anyway, e.g. `10.1.0.0/16` (the sandbox: loopback)',
+    parse: (raw, name) => {
+      try {
+        return parseIpAllowlist(raw);
+      } catch (error) {
+        throw new ConfigError(name, (error as Error).message);
+      }
+    },
+  }),
+  ROLES: setting({
+    default: 'api,watcher,deliverer',
+    meaning: 'what this process runs: the HTTP API, the chain watchers, the webhook deliverer',
+    parse: roles,
+  }),
+  PASSWORD_MAX_FAILURES_PER_ADDRESS: setting({
+    default: '5',
+    meaning: 'wrong wallet passwords within the window that lock one address (then 429 with `Retry-After`)',
+    parse: wholeNumber(1, 1_000),
+  }),
+  PASSWORD_MAX_FAILURES_PER_USER: setting({
+    default: '20',
+    meaning: "wrong wallet passwords within the window that lock all of a user's addresses",
+    parse: wholeNumber(1, 100_000),
+  }),
+  PASSWORD_FAILURE_WINDOW_SECONDS: setting({
+    default: '900',
+    meaning: 'how long a wrong password counts toward those limits',
+    parse: wholeNumber(1, 7 * 86_400),
+  }),
+  PASSWORD_LOCKOUT_SECONDS: setting({
+    default: '60',
+    meaning: 'the first lockout; each further one in a row lasts twice as long',
+    parse: wholeNumber(1, 86_400),
+  }),
+  PASSWORD_LOCKOUT_MAX_SECONDS: setting({
+    default: '3600',
+    meaning: 'the longest lockout (the doubling is forgotten a day after the last lockout)',
+    parse: wholeNumber(1, 7 * 86_400),
+  }),
+  KDF_CONCURRENCY: setting({
+    default: '2',
+    meaning: "key derivations (scrypt, PBKDF2) at once, kept below libuv's 4 threads, users served in turn",
+    parse: wholeNumber(1, 64),
+  }),
+  KDF_MAX_QUEUED_PER_USER: setting({
+    default: '32',
+    meaning: 'key operations one user may have waiting before 429 `Too many key operations in progress`',
+    parse: wholeNumber(1, 10_000),
+  }),
+  PRICE_PROVIDERS: setting({
+    default: 'coingecko,binance',
+    meaning:
+      'price providers in order of preference: `coingecko`, `binance`, `chainlink`, `local` (the sandbox: `local`)',
+    parse: (raw, name) => {
+      parsePriceProviders(raw, undefined, name);
+      return raw;
+    },
+  }),
+  COINGECKO_URL: setting({
+    computed: "CoinGecko's public API (its pro API with a key)",
+    meaning: 'CoinGecko endpoint',
+    parse: httpUrl,
+  }),
+  COINGECKO_API_KEY: setting({
+    meaning: "a key for CoinGecko's demo or pro API",
+    secret: true,
+    parse: text,
+  }),
+  BINANCE_URL: setting({ computed: "Binance's public API", meaning: 'Binance endpoint', parse: httpUrl }),
+  CHAINLINK_FEEDS: setting({
+    meaning:
+      'JSON: `{"BTC/USD":{"chain":"ethereum","network":"mainnet","address":"0x…","maxAgeSeconds":3600}}`',
+    parse: (raw, name) => {
+      parseChainlinkFeeds(raw, name);
+      return raw;
+    },
+  }),
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export type SettingValues = { [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['read']> };
+
+function databaseUrl(raw: string, name: string): string {
+  if (/^postgres(ql)?:\/\//.test(raw) || raw.startsWith('sqlite:')) return raw;
+  throw new ConfigError(name, 'must start with postgres://, postgresql:// or sqlite:');
+}
+
+function masterKey(raw: string, name: string): string {
+  const bytes = Buffer.from(raw, 'base64');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw.trim()) || bytes.length !== 32) {
+    throw new ConfigError(name, `must be 32 bytes in base64; ${MASTER_KEY_HINT}`);
+  }
+  return raw.trim();
+}
+
+/** `ROLES=api,watcher,deliverer`: split them across processes when scaling out. */
+function roles(raw: string, name: string): Record<RoleName, boolean> {
+  const named = list(raw);
+  const unknown = named.filter((role) => !(ROLE_NAMES as readonly string[]).includes(role));
+  if (unknown.length > 0) {
+    throw new ConfigError(name, `unknown role ${unknown.join(', ')} (use ${ROLE_NAMES.join(', ')})`);
+  }
+  if (named.length === 0) throw new ConfigError(name, 'name at least one role');
+  return {
+    api: named.includes('api'),
+    watcher: named.includes('watcher'),
+    deliverer: named.includes('deliverer'),
+  };
+}
+
+/** Reads every setting; each one that cannot be read becomes a problem, and its value stays undefined. */
+export function readSettings(env: Env): { values: Partial<SettingValues>; problems: ConfigProblem[] } {
+  const values: Partial<Record<SettingName, unknown>> = {};
+  const problems: ConfigProblem[] = [];
+  for (const [name, entry] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
+    values[name] = collectProblems(problems, () => entry.read(env, name));
+  }
+  return { values: values as Partial<SettingValues>, problems };
+}
