@@ -4,6 +4,8 @@ import type { UserDirectory } from './accounts/users.ts';
 import type { ChainRegistry } from './chains/registry.ts';
 import type { Config } from './config.ts';
 import type { MasterKey } from './custody/master-key.ts';
+import type { NodeMonitor } from './health/node-monitor.ts';
+import type { TroubleLog } from './health/trouble-log.ts';
 import type { Logger } from './logger.ts';
 import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
@@ -33,6 +35,10 @@ export interface AppContext {
   webhookAllowlist: IpAllowlist;
   prices: PriceService;
   metrics: MetricsRegistry;
+  /** Probes every node endpoint (started with the background roles); /readyz reports what it found. */
+  nodeMonitor: NodeMonitor;
+  /** Warnings about failing nodes and watchers, on state changes only. */
+  troubleLog: TroubleLog;
   /** Present only in the sandbox. */
   faucets: FaucetDirectory | null;
 }

@@ -9,6 +9,9 @@ import { type Config, ConfigError } from './config.ts';
 import { kdfScheduler } from './custody/kdf-scheduler.ts';
 import { MasterKey } from './custody/master-key.ts';
 import { PasswordThrottle } from './custody/password-throttle.ts';
+import { NodeMetrics } from './health/node-metrics.ts';
+import { NodeMonitor } from './health/node-monitor.ts';
+import { TroubleLog } from './health/trouble-log.ts';
 import { createMetricsRegistry } from './http/metrics.ts';
 import type { Logger } from './logger.ts';
 import {
@@ -21,7 +24,7 @@ import { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
 import { WalletService } from './services/wallets.ts';
-import { migrateToLatest, openStore } from './store/store.ts';
+import { assertReachable, migrateToLatest, openStore } from './store/store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
 import { checkWebhookUrl, type IpAllowlist, parseIpAllowlist } from './webhooks/url-guard.ts';
@@ -43,13 +46,20 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const { logger, now } = options;
   const webhookAllowlist = allowlistOf(config);
   const masterKey = MasterKey.load(config.masterKey, config.dataDir);
-  const registry = buildRegistry(config, logger, options.chains ?? CHAIN_FAMILIES);
+  const families = options.chains ?? CHAIN_FAMILIES;
+  const metrics = createMetricsRegistry();
+  const nodeMetrics = new NodeMetrics(metrics);
+  const registry = buildRegistry(config, logger, families, (chain, network, endpoint) =>
+    nodeMetrics.callFailed({ chain, network, endpoint }),
+  );
+  const troubleLog = new TroubleLog();
   const prices = options.prices ?? priceServiceOf(config, registry, logger);
   const store = await openStore(
     config.databaseUrl,
     options.pgSchema === undefined ? {} : { pgSchema: options.pgSchema },
   );
   try {
+    await assertReachable(store, config.databaseUrl);
     await migrateToLatest(store);
     await syncPlans(store.db, config.plans);
   } catch (error) {
@@ -80,13 +90,23 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     ),
     notificationLog: new NotificationLog(store.db),
     webhookAllowlist,
-    metrics: createMetricsRegistry(),
+    metrics,
+    nodeMonitor: new NodeMonitor({
+      config,
+      registry,
+      families,
+      metrics: nodeMetrics,
+      trouble: troubleLog,
+      logger: logger.child({ role: 'node-monitor' }),
+    }),
+    troubleLog,
     faucets: options.faucets ?? null,
     prices,
   };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.nodeMonitor.stop();
   await ctx.prices.close();
   await ctx.registry.closeAll();
   await ctx.store.close();

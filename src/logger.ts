@@ -1,6 +1,10 @@
 import pino, { type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 export type { Logger };
+
+/** `json`: one JSON object a line, for collectors; `pretty`: coloured text for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
 
 /** Field names whose values are secrets wherever they appear in a log line. */
 const SECRET_FIELD =
@@ -103,7 +107,26 @@ function scrubArgument(arg: unknown): unknown {
   return copyObject(arg, 0, { nodes: LIMITS.nodes }, SERIALIZED);
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/** Formats each JSON line as text for a person, in this thread, before it reaches `destination`. */
+function prettyStream(destination: pino.DestinationStream): pino.DestinationStream {
+  const format = prettyFactory({
+    colorize: destination === process.stdout && process.stdout.isTTY === true,
+    ignore: 'pid,hostname,service',
+    translateTime: 'SYS:HH:MM:ss.l',
+  });
+  return { write: (line: string) => destination.write(format(line)) };
+}
+
+/**
+ * The process's logger. Lines go to `destination` (stdout by default); `pretty` formats them for a terminal
+ * in this thread (no worker), after the same scrubbing as JSON lines.
+ */
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  format: LogFormat = 'json',
+): Logger {
+  const output = format === 'pretty' ? prettyStream(destination ?? process.stdout) : destination;
   return pino(
     {
       level,
@@ -117,6 +140,6 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         },
       },
     },
-    destination,
+    output,
   );
 }

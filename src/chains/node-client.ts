@@ -33,6 +33,8 @@ export interface NodeClientOptions {
   cooldownMs?: number;
   /** Connections per endpoint. Default 16. */
   connections?: number;
+  /** Told of every failed attempt, by endpoint host (node metrics count them). */
+  onAttemptFailed?: (endpoint: string) => void;
 }
 
 export interface NodeRequest {
@@ -141,6 +143,7 @@ export class NodeClient {
   readonly #backoffBaseMs: number;
   readonly #backoffMaxMs: number;
   readonly #cooldownMs: number;
+  readonly #onAttemptFailed: ((endpoint: string) => void) | undefined;
 
   constructor(options: NodeClientOptions) {
     const { chain, network } = options;
@@ -151,6 +154,7 @@ export class NodeClient {
     this.#backoffBaseMs = nonNegative(options.backoffBaseMs ?? 200, 'backoffBaseMs');
     this.#backoffMaxMs = nonNegative(options.backoffMaxMs ?? 5000, 'backoffMaxMs');
     this.#cooldownMs = nonNegative(options.cooldownMs ?? 30_000, 'cooldownMs');
+    this.#onAttemptFailed = options.onAttemptFailed;
     const connections = nonNegativeInteger(options.connections ?? 16, 'connections');
     if (connections === 0) throw new RangeError('connections must be at least 1');
     if (options.endpoints.length === 0) {
@@ -171,9 +175,7 @@ export class NodeClient {
       }
       return url;
     });
-    const hostCounts = new Map<string, number>();
-    for (const url of urls) hostCounts.set(url.host, (hostCounts.get(url.host) ?? 0) + 1);
-
+    const labels = endpointLabels(urls);
     this.#endpoints = urls.map((url, i) => {
       const headers: Record<string, string> = { ...options.endpoints[i]!.headers };
       for (const value of Object.values(headers)) secrets.add(value);
@@ -195,7 +197,7 @@ export class NodeClient {
       for (const [, value] of url.searchParams) secrets.add(value);
       if (url.search) secrets.add(url.search.slice(1));
       return {
-        label: (hostCounts.get(url.host) ?? 0) > 1 ? `${url.host} (endpoint ${i + 1})` : url.host,
+        label: labels[i]!,
         pool: new Pool(url.origin, {
           connections,
           connect: { timeout: this.#timeoutMs },
@@ -248,6 +250,7 @@ export class NodeClient {
         return outcome.value as T;
       }
       endpoint.unhealthyUntil = performance.now() + this.#cooldownMs;
+      this.#onAttemptFailed?.(endpoint.label);
       reasons.push(`${endpoint.label} ${outcome.reason}`);
       lastCause = outcome.cause;
       if (attempt + 1 >= attempts) break;
@@ -374,6 +377,18 @@ export class NodeClient {
     const excerpt = this.#scrub(flat.slice(0, MAX_MESSAGE_EXCERPT));
     return flat.length > MAX_MESSAGE_EXCERPT ? `${excerpt}...` : excerpt;
   }
+}
+
+/**
+ * What messages, logs and metrics call each endpoint: its host (and port) only, since paths, queries and
+ * credentials can hold API keys; numbered when two endpoints share a host.
+ */
+export function endpointLabels(urls: readonly URL[]): string[] {
+  const hostCounts = new Map<string, number>();
+  for (const url of urls) hostCounts.set(url.host, (hostCounts.get(url.host) ?? 0) + 1);
+  return urls.map((url, i) =>
+    (hostCounts.get(url.host) ?? 0) > 1 ? `${url.host} (endpoint ${i + 1})` : url.host,
+  );
 }
 
 /** Endpoint base path + request path, with the endpoint's query (e.g. an API key) merged in. */

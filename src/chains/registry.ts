@@ -1,5 +1,6 @@
 import type { Config, NodeEndpointConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
 import { type ChainAdapter, type ChainName, NETWORKS, type Network } from './types.ts';
 
@@ -13,7 +14,12 @@ export interface AdapterContext {
   timeoutMs: number;
   retries: number;
   logger: Logger;
+  /** Told of every failed node call attempt, by endpoint host. */
+  onAttemptFailed?: (endpoint: string) => void;
 }
+
+/** Told of every failed node call attempt of any chain (node metrics count them). */
+export type NodeAttemptObserver = (chain: ChainName, network: Network, endpoint: string) => void;
 
 /** Builds an adapter; returns null when the chain has no endpoints for that network. */
 export type AdapterFactory = (context: AdapterContext) => ChainAdapter | null;
@@ -71,6 +77,16 @@ export class ChainRegistry {
   }
 }
 
+/** The configured endpoints of a chain and network, or else the family's public defaults. */
+export function endpointsOf(
+  config: Pick<Config, 'endpoints'>,
+  chain: ChainName,
+  network: Network,
+  defaults: Partial<Record<Network, NodeEndpointConfig[]>>,
+): NodeEndpointConfig[] {
+  return config.endpoints[chain]?.[network] ?? defaults[network] ?? [];
+}
+
 /** Builds the registry from the configured endpoints (or each family's public defaults). */
 export function buildRegistry(
   config: Config,
@@ -78,6 +94,7 @@ export function buildRegistry(
   families: Partial<
     Record<ChainName, { factory: AdapterFactory; defaults: Partial<Record<Network, NodeEndpointConfig[]>> }>
   >,
+  onAttemptFailed?: NodeAttemptObserver,
 ): ChainRegistry {
   const registry = new ChainRegistry();
   for (const [chain, family] of Object.entries(families) as [
@@ -85,7 +102,7 @@ export function buildRegistry(
     NonNullable<(typeof families)[ChainName]>,
   ][]) {
     for (const network of NETWORKS) {
-      const endpoints = config.endpoints[chain]?.[network] ?? family.defaults[network] ?? [];
+      const endpoints = endpointsOf(config, chain, network, family.defaults);
       if (endpoints.length === 0) continue;
       const adapter = family.factory({
         chain,
@@ -94,6 +111,9 @@ export function buildRegistry(
         timeoutMs: config.nodeTimeoutMs,
         retries: config.nodeRetries,
         logger: logger.child({ chain, network }),
+        ...(onAttemptFailed === undefined
+          ? {}
+          : { onAttemptFailed: (endpoint: string) => onAttemptFailed(chain, network, endpoint) }),
       });
       if (adapter) registry.register(adapter);
     }
@@ -106,7 +126,11 @@ export function buildRegistry(
  * on another chain disables that chain and network: sending there could move funds on the wrong chain.
  * An unreachable node is only logged; calls retry and fail over when used.
  */
-export async function checkNodes(registry: ChainRegistry, logger: Logger): Promise<void> {
+export async function checkNodes(
+  registry: ChainRegistry,
+  logger: Logger,
+  troubleLog: TroubleLog = new TroubleLog(),
+): Promise<void> {
   const checks = registry.chains().flatMap((chain) =>
     registry.networksOf(chain).map(async (network) => {
       const adapter = registry.get(chain, network);
@@ -118,7 +142,13 @@ export async function checkNodes(registry: ChainRegistry, logger: Logger): Promi
           registry.disable(chain, network, message);
           logger.error({ chain, network }, `node check failed, chain disabled: ${message}`);
         } else {
-          logger.warn({ chain, network, err: error }, 'node not reachable at start');
+          troubleLog.failed(
+            nodeCallsKey(chain, network),
+            logger,
+            { chain, network },
+            error,
+            'node not reachable at start',
+          );
         }
       }
     }),

@@ -10,6 +10,9 @@ export function isChainName(value: string): value is ChainName {
   return (CHAIN_NAMES as readonly string[]).includes(value);
 }
 
+/** Asks one node endpoint for its head block number: the node monitor's probe, one per family. */
+export type HeadProbe = () => Promise<bigint>;
+
 /** A freshly generated or imported key pair, in the chain's own encodings. */
 export interface ChainKeyPair {
   address: string;

@@ -107,6 +107,8 @@ describe('NodeClient', () => {
     const server = await startServer((res) => json(res, 200, { blockID: 'abc', number: 42 }));
     const nodeClient = client({
       endpoints: [{ url: `${server.url}/rpc/abc?api-key=k-123`, headers: { 'TRON-PRO-API-KEY': 'key-456' } }],
+      // One request, counted: a first connection on a loaded machine must not time out into a retry.
+      timeoutMs: 5000,
     });
 
     const block = await nodeClient.getJson<{ number: number }>('/wallet/getnowblock?visible=true');

@@ -51,6 +51,7 @@ export interface EvmAdapterOptions {
   endpoints: NodeEndpointConfig[];
   timeoutMs?: number;
   retries?: number;
+  onAttemptFailed?: (endpoint: string) => void;
   backoffBaseMs?: number;
   cooldownMs?: number;
   /** Another chain id than the public network's (a devnet); checkNode compares against it. */
@@ -92,6 +93,7 @@ export class EvmAdapter implements ChainAdapter {
       endpoints: options.endpoints,
       timeoutMs: options.timeoutMs,
       retries: options.retries,
+      onAttemptFailed: options.onAttemptFailed,
       backoffBaseMs: options.backoffBaseMs,
       cooldownMs: options.cooldownMs,
     });
@@ -467,6 +469,7 @@ export const evmAdapterFactory = (chain: EvmChainName): AdapterFactory => {
       endpoints: context.endpoints,
       timeoutMs: context.timeoutMs,
       retries: context.retries,
+      onAttemptFailed: context.onAttemptFailed,
     });
 };
 

@@ -1,18 +1,21 @@
 /** The four EVM chains as chain families: the shape `CHAIN_FAMILIES` entries take (src/chains/families.ts). */
 import type { NodeEndpointConfig } from '../../config.ts';
+import type { NodeClient } from '../node-client.ts';
 import type { AdapterFactory } from '../registry.ts';
-import type { Network } from '../types.ts';
+import type { HeadProbe, Network } from '../types.ts';
 import { evmAdapterFactory } from './adapter.ts';
 import { EVM_CHAIN_NAMES, type EvmChainName, evmDefaultEndpoints } from './chains.ts';
+import { evmHeadProbe } from './probe.ts';
 
 export interface EvmChainFamily {
   factory: AdapterFactory;
   defaults: Partial<Record<Network, NodeEndpointConfig[]>>;
+  probe: (client: NodeClient) => HeadProbe;
 }
 
 export const evmFamilies: Record<EvmChainName, EvmChainFamily> = Object.fromEntries(
   EVM_CHAIN_NAMES.map((chain) => [
     chain,
-    { factory: evmAdapterFactory(chain), defaults: evmDefaultEndpoints(chain) },
+    { factory: evmAdapterFactory(chain), defaults: evmDefaultEndpoints(chain), probe: evmHeadProbe },
   ]),
 ) as Record<EvmChainName, EvmChainFamily>;

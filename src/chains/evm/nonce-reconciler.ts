@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import { nodeCallsKey, TroubleLog } from '../../health/trouble-log.ts';
 import type { Logger } from '../../logger.ts';
+import { NodeError } from '../node-client.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { Network } from '../types.ts';
 import type { EvmAdapter } from './adapter.ts';
@@ -20,6 +22,8 @@ export class NonceReconciler {
   private readonly outcomes: SentOutcomes;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** A node that is down is one warning for all its callers (trouble-log.ts), not one per pass. */
+  private readonly trouble: TroubleLog;
 
   constructor(
     // biome-ignore lint/suspicious/noExplicitAny: any Kysely database that has run migration 0003
@@ -27,8 +31,9 @@ export class NonceReconciler {
     dialect: NonceDialect,
     private readonly registry: ChainRegistry,
     private readonly logger: Logger,
-    options: NonceManagerOptions = {},
+    options: NonceManagerOptions & { troubleLog?: TroubleLog } = {},
   ) {
+    this.trouble = options.troubleLog ?? new TroubleLog();
     this.nonces = new NonceManager(db, dialect, options);
     this.outcomes = new SentOutcomes(db, registry, logger, options.now ? { now: options.now } : {});
   }
@@ -55,7 +60,7 @@ export class NonceReconciler {
     try {
       await this.outcomes.runOnce();
     } catch (error) {
-      this.logger.warn({ err: error }, 'send outcomes not recorded');
+      this.warn(error, {}, 'send outcomes not recorded');
     }
   }
 
@@ -74,8 +79,23 @@ export class NonceReconciler {
         if (report.rebroadcast + report.released > 0)
           this.logger.info({ ...key, ...report }, 'nonces reconciled');
       } catch (error) {
-        this.logger.warn({ ...key, err: error }, 'nonce reconcile failed');
+        this.warn(error, key, 'nonce reconcile failed');
       }
+    }
+  }
+
+  private warn(error: unknown, fields: object, message: string): void {
+    if (error instanceof NodeError) {
+      const key = nodeCallsKey(error.chain, error.network);
+      this.trouble.failed(
+        key,
+        this.logger,
+        { ...fields, chain: error.chain, network: error.network },
+        error,
+        message,
+      );
+    } else {
+      this.logger.warn({ ...fields, err: error }, message);
     }
   }
 }

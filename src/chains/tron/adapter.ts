@@ -4,13 +4,14 @@
  * from the adapter context (timeouts, retries, failover across the configured endpoints).
  */
 import type { NodeEndpointConfig } from '../../config.ts';
-import { NodeClient, NodeHttpError } from '../node-client.ts';
+import { NodeClient } from '../node-client.ts';
 import type { AdapterContext, AdapterFactory } from '../registry.ts';
 import type { BlockTransfers, ChainAdapter, Network } from '../types.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
 import { readTronBlock, type TokenDecimals } from './block-transfers.ts';
 import { TronContractError, TronInputError, TronInvalidResponseError } from './errors.ts';
 import { type ContractCallArgs, TronFeeEstimator } from './fee-estimator.ts';
+import { TronHeadReader } from './head.ts';
 import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from './keys.ts';
 import { type NodeJson, TronNodeApi } from './node-api.ts';
 import { readBroadcastResponse } from './node-messages.ts';
@@ -46,6 +47,7 @@ export interface TronAdapterOptions {
   endpoints: NodeEndpointConfig[];
   timeoutMs?: number;
   retries?: number;
+  onAttemptFailed?: (endpoint: string) => void;
 }
 
 export class TronAdapter implements ChainAdapter {
@@ -56,12 +58,11 @@ export class TronAdapter implements ChainAdapter {
 
   readonly #client: NodeClient;
   readonly #node: TronNodeApi;
+  readonly #head: TronHeadReader;
   readonly #builder: TronTransactionBuilder;
   readonly #tokens: TronTokenReader;
   readonly #estimator: TronFeeEstimator;
   #prices: { value: Promise<FeePrices>; expires: number } | null = null;
-  /** Set once the node has answered `getblock` with an error (builds before java-tron 4.7). */
-  #noHeaderOnlyBlocks = false;
 
   constructor(options: TronAdapterOptions) {
     this.network = options.network;
@@ -71,8 +72,10 @@ export class TronAdapter implements ChainAdapter {
       endpoints: options.endpoints,
       timeoutMs: options.timeoutMs,
       retries: options.retries,
+      onAttemptFailed: options.onAttemptFailed,
     });
     this.#node = new TronNodeApi(this.#client);
+    this.#head = new TronHeadReader(this.#node);
     this.#builder = new TronTransactionBuilder(this.#node);
     this.#tokens = new TronTokenReader(this.#node);
     this.#estimator = new TronFeeEstimator({
@@ -107,12 +110,12 @@ export class TronAdapter implements ChainAdapter {
   // Blocks and transactions.
 
   async getBlockNumber(): Promise<bigint> {
-    return this.#headNumber(false);
+    return this.#head.read(false);
   }
 
   /** Number of the latest solidified (irreversible) block. */
   async getSolidBlockNumber(): Promise<bigint> {
-    return this.#headNumber(true);
+    return this.#head.read(true);
   }
 
   /** Raw node block JSON by number or 64-hex block id; null when the node has no such block. */
@@ -332,19 +335,6 @@ export class TronAdapter implements ChainAdapter {
     await this.#client.close();
   }
 
-  async #headNumber(solidity: boolean): Promise<bigint> {
-    if (!this.#noHeaderOnlyBlocks) {
-      try {
-        const header = await this.#node.getBlockHeader(solidity);
-        if (typeof header['Error'] !== 'string') return blockNumberOf(header);
-      } catch (error) {
-        if (!(error instanceof NodeHttpError && (error.status === 404 || error.status === 405))) throw error;
-      }
-      this.#noHeaderOnlyBlocks = true;
-    }
-    return blockNumberOf(await this.#node.getNowBlock(solidity));
-  }
-
   #feePrices(): Promise<FeePrices> {
     const now = Date.now();
     if (this.#prices && this.#prices.expires > now) return this.#prices.value;
@@ -367,6 +357,7 @@ export const tronAdapterFactory: AdapterFactory = (context: AdapterContext) =>
     endpoints: context.endpoints,
     timeoutMs: context.timeoutMs,
     retries: context.retries,
+    onAttemptFailed: context.onAttemptFailed,
   });
 
 function emptyToNull(body: NodeJson): NodeJson | null {
@@ -378,13 +369,4 @@ function txidParam(txid: string): string {
   if (!/^[0-9a-fA-F]{64}$/.test(text))
     throw new TronInputError('transaction id must be 64 hexadecimal characters');
   return text.toLowerCase();
-}
-
-function blockNumberOf(block: NodeJson): bigint {
-  const header = block['block_header'] as { raw_data?: { number?: unknown } } | undefined;
-  if (typeof block['blockID'] !== 'string' || !header?.raw_data) {
-    throw new TronInvalidResponseError('Tron node sent a block without a header');
-  }
-  // Block 0 prints no number: proto3 omits defaults.
-  return int(header.raw_data.number);
 }

@@ -1,0 +1,44 @@
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { scrubString } from '../logger.ts';
+
+/** An unknown path is logged as it came, cut short: it may be anything a client typed. */
+const MAX_LOGGED_PATH = 120;
+
+/**
+ * Fastify's request logging, as one `info` line per request written when the answer has been sent (in
+ * place of Fastify's `incoming request` and `request completed` pair): method, route pattern, status,
+ * duration, request id (bound to every line of the request) and the caller's user id. Never the query
+ * string, headers or body, which can carry tokens and passwords.
+ */
+export class OneLinePerRequest extends LogController {
+  constructor() {
+    super({ requestIdLogLabel: 'requestId' });
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const fields = {
+      method: request.method,
+      route: routeOf(request),
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      ...(request.userId ? { userId: request.userId } : {}),
+    };
+    // An error here is the response stream's (the client went away), not the handler's: those have their own line.
+    if (error) request.log.warn({ ...fields, err: error }, 'request not answered in full');
+    else request.log.info(fields, 'request');
+  }
+}
+
+/** The route pattern (`/api/v2/tron/addresses/:address`); for an unknown route, the path without its query. */
+function routeOf(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern !== undefined) return pattern;
+  const path = request.url.split('?')[0] ?? '/';
+  return scrubString(path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path);
+}
