@@ -6,6 +6,7 @@ import { answerClientError, answerFrameworkError, registerErrorHandling } from '
 import { instrumentRequests } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
+import { OneLinePerRequest } from './request-log.ts';
 import { accountRoutes } from './routes/account.ts';
 import { evmRoutes } from './routes/evm.ts';
 import { faucetRoutes } from './routes/faucet.ts';
@@ -15,8 +16,6 @@ import { tronRoutes } from './routes/tron/index.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { strictValidatorCompiler } from './strict-validation.ts';
 import { refuseNulCharacters } from './text-guard.ts';
-
-export const API_VERSION = '2.1.0';
 
 /** The spec's tutorials omit `/api`: `/v2/...` is served by the same routes as `/api/v2/...`. */
 export function rewriteLegacyPrefix(url: string): string {
@@ -32,6 +31,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
+    logController: new OneLinePerRequest(),
     bodyLimit: ctx.config.bodyLimitBytes,
     trustProxy: ctx.config.trustProxy,
     rewriteUrl: (request) => rewriteLegacyPrefix(request.url ?? '/'),
@@ -45,10 +45,10 @@ export async function buildApp(
   });
   app.setValidatorCompiler(strictValidatorCompiler());
 
-  registerErrorHandling(app, (chain) => ctx.registry.supports(chain));
+  registerErrorHandling(app, (chain) => ctx.registry.supports(chain), ctx.troubleLog);
   await registerBodyParsers(app, ctx.config.bodyLimitBytes);
   refuseNulCharacters(app);
-  await registerOpenApi(app, API_VERSION);
+  await registerOpenApi(app);
   registerRequestContext(app, ctx);
   instrumentRequests(app, ctx.metrics);
   app.addHook('onSend', async (request, reply) => {

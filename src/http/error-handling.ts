@@ -5,6 +5,7 @@ import FindMyWay from 'find-my-way';
 import { NodeError, NodeUnavailableError } from '../chains/node-client.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import { ApiError, type FieldError, VALIDATION_FAILED } from '../errors.ts';
+import { nodeCallsKey, type TroubleLog } from '../health/trouble-log.ts';
 
 /** Path groups under /api/v2 that are not a blockchain name. */
 const CHAIN_AGNOSTIC_GROUPS = new Set(['webhooks', 'prices']);
@@ -38,7 +39,11 @@ export function errorBody(status: number, message: string, errors: FieldError[] 
  * field, Fastify's request errors with their status, wrong methods as 405, unknown chains as 404, and
  * anything unexpected as a 500 that reveals nothing (the cause is logged).
  */
-export function registerErrorHandling(app: FastifyInstance, supportsChain: (chain: string) => boolean): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  supportsChain: (chain: string) => boolean,
+  troubleLog: TroubleLog,
+): void {
   // A method-agnostic index of every route, to tell "wrong method" (405) from "no such path" (404).
   const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   app.addHook('onRoute', (route) => {
@@ -84,8 +89,20 @@ export function registerErrorHandling(app: FastifyInstance, supportsChain: (chai
       return reply.code(error.status).send(errorBody(error.status, error.message, error.errors));
     }
     if (error instanceof NodeError) {
-      // The detail (endpoint hosts, node bodies) is for the operator's log, not the caller.
-      request.log.warn({ err: error }, 'node call failed');
+      // The detail (endpoint hosts, node bodies) is for the operator's log, not the caller. A node that is
+      // down is one warning until it answers again, not one per request.
+      const fields = { chain: error.chain, network: error.network };
+      if (error instanceof NodeUnavailableError) {
+        troubleLog.failed(
+          nodeCallsKey(error.chain, error.network),
+          request.log,
+          fields,
+          error,
+          'node call failed',
+        );
+      } else {
+        request.log.warn({ err: error }, 'node call failed');
+      }
       const status = error instanceof NodeUnavailableError ? 503 : 502;
       const message =
         status === 503

@@ -1,30 +1,66 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { renderDocsPage } from './docs-page.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { SERVED_CHAINS } from '../chains/families.ts';
+import { documentBodyStatuses } from './route-schema.ts';
 
-export const API_DESCRIPTION = [
-  'Switchyard is a self-hosted multi-chain blockchain gateway whose REST API is compatible with Chaingateway v2.',
-  '',
-  'Every `/api/v2/...` path also answers under `/v2/...`. Authenticate with `Authorization: Bearer <token>`',
-  '(the bare token is accepted too). `X-Network: testnet | mainnet` (any case, default mainnet) selects the',
-  'network; any other value answers 422. Bodies may be JSON, form-urlencoded or multipart/form-data.',
-  '',
-  'Every answer is an envelope: `{status, ok: true, message, data}` on success, `{status, ok: false, message,',
-  'errors: [{field, message}]}` on failure. Validation failures answer 422 `Data validation failed`; unknown',
-  'paths 404; a wrong method 405; a body over the limit 413; an unknown blockchain 404 `Unsupported blockchain`;',
-  'a missing or unknown token 401 `Unauthenticated.`; an exhausted request quota 429 with `Retry-After`.',
-  "Amounts are decimal strings or numbers in the asset's units; numbers keep their exact written digits.",
-].join('\n');
+/** The Chaingateway API version whose requests and answers this gateway reproduces. */
+export const CHAINGATEWAY_VERSION = '2.1';
 
-/** OpenAPI 3.1 built from the route schemas, served as JSON and as a readable page. */
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+export const API_DESCRIPTION = `Switchyard is a self-hosted multi-chain blockchain gateway. Its REST API is compatible with
+**Chaingateway ${CHAINGATEWAY_VERSION}**; this document describes Switchyard ${packageJson.version}.
+
+Chains served by this build: ${SERVED_CHAINS.map((chain) => `\`${chain}\``).join(', ')}. Any other chain in a path
+answers 404 \`Unsupported blockchain\`.
+
+- Every \`/api/v2/...\` path also answers under \`/v2/...\`.
+- Authenticate with \`Authorization: Bearer <token>\` (the bare token is accepted too).
+- \`X-Network: testnet | mainnet\` (any case, default mainnet) selects the network; any other value answers 422.
+- Bodies may be JSON, form-urlencoded or multipart/form-data.
+- Amounts are decimal strings or numbers in the asset's units; numbers keep their exact written digits.
+
+Every answer is an envelope: \`{status, ok: true, message, data}\` on success, \`{status, ok: false, message,
+errors: [{field, message}]}\` on failure, with \`status\` equal to the HTTP status.
+
+| status | when |
+|---|---|
+| 400 | a body that does not parse |
+| 401 | missing or unknown token (\`Unauthenticated.\`), or a wrong wallet password |
+| 402 | the account's plan has lapsed |
+| 404 | unknown path, unknown chain (\`Unsupported blockchain\`), or the named thing does not exist |
+| 405 | known path, other method (\`Allow\` lists the methods) |
+| 411 | a body without a length |
+| 413 | body over the size limit |
+| 415 | a body that is not JSON, form-urlencoded or multipart |
+| 422 | \`Data validation failed\`, one item per field in \`errors\`; a full quota; or a refusal by the chain |
+| 429 | request quota exhausted or too many wrong passwords (\`Retry-After\`) |
+| 502, 503 | the chain's node refused the request, or none is reachable |`;
+
+/** `info.version` is this package's; the compatible Chaingateway version is an extension of its own. */
+const DOCUMENT_INFO = {
+  title: 'Switchyard API',
+  version: packageJson.version,
+  description: API_DESCRIPTION,
+  'x-chaingateway-version': CHAINGATEWAY_VERSION,
+};
+
+/** Where Swagger UI serves the reference; its files come from the installed package, never a CDN. */
+export const DOCS_PREFIX = '/docs';
+
+/**
+ * OpenAPI 3.1 built from the route schemas, served as JSON at `/openapi.json` and as a navigable
+ * reference (Swagger UI) at `/docs`. Both are public.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  app.addHook('onRoute', (route) => documentBodyStatuses(route.method, route.schema));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Switchyard API', version, description: API_DESCRIPTION },
+      info: DOCUMENT_INFO,
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (swy_...)' },
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (`swy_...`)' },
         },
       },
     },
@@ -32,9 +68,27 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
 
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
 
-  let page: string | undefined;
-  app.get('/docs', { schema: { hide: true }, config: { public: true } }, async (_request, reply) => {
-    page ??= renderDocsPage(app.swagger() as unknown as Parameters<typeof renderDocsPage>[0]);
-    return reply.type('text/html; charset=utf-8').send(page);
+  await app.register(async (docs) => {
+    // The reference's pages and files need no token, like the document they show.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      theme: { title: 'Switchyard API reference' },
+      uiConfig: {
+        // Without the top bar: no third-party logo, no box for loading other documents.
+        layout: 'BaseLayout',
+        // Tags and operations start collapsed; each opens on its own and has a link of its own.
+        docExpansion: 'none',
+        deepLinking: true,
+        filter: true,
+        displayRequestDuration: true,
+        defaultModelsExpandDepth: -1,
+        tryItOutEnabled: false,
+      },
+      // No badge fetched from validator.swagger.io: the page must work with no network.
+      validatorUrl: false,
+    });
   });
 }

@@ -34,12 +34,14 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
   app.decorateRequest('quotaReservation', null);
 
   app.addHook('onRequest', async (request) => {
+    // Health, the document and its reference page read neither the network nor a token.
+    if (request.routeOptions.config.public) return;
     request.network = networkOf(request);
     const chain = (request.params as Record<string, unknown> | undefined)?.['chain'];
     if (typeof chain === 'string' && !ctx.registry.supports(chain))
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
     // Unknown paths have no route config: they answer 404/405 without asking for a token.
-    if (request.routeOptions.config.public || request.routeOptions.url === undefined) return;
+    if (request.routeOptions.url === undefined) return;
     const { userId, plan, terms } = await authenticate(request, ctx.users);
     request.userId = userId;
     if (!request.routeOptions.config.whileLapsed) {

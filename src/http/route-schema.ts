@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifySchema } from 'fastify';
 import { Envelope, ErrorEnvelope } from './envelope.ts';
+import { exampleOf } from './schema-example.ts';
 
 export interface RouteDoc {
   summary: string;
@@ -15,35 +16,142 @@ export interface RouteDoc {
   successBody?: TSchema;
   /** Success status; 200 unless the route creates something. */
   status?: number;
-  /** Error statuses this route documents beyond the common ones (422; 401, 402, 429 for authenticated routes). */
+  /** The success envelope's `message`, as the handler sends it (shown in the example). */
+  message?: string;
+  /**
+   * Error statuses this route answers beyond those every route of its kind answers (422 for input; 401,
+   * 402, 429 for authenticated routes; 404 for a `{chain}` in the path; 400, 411, 413, 415 for methods
+   * that carry a body, added by `documentBodyStatuses`).
+   */
   errors?: number[];
-  /** No token needed and no quota used. */
+  /** Error bodies other than the plain error envelope, by status (an error that carries data too). */
+  errorBodies?: Record<number, TSchema>;
+  /** What a status means on this route, in place of its general description. */
+  because?: Partial<Record<number, string>>;
+  /** No token needed, no quota used, no network header read. */
   public?: boolean;
   /** Answers while the caller's plan has lapsed (no 402); the route sets `config.whileLapsed` too. */
   whileLapsed?: boolean;
 }
 
+/** What each error status means on any route, with the message it carries. */
+const ERRORS: Record<
+  number,
+  { description: string; message: string; errors?: { field: string; message: string }[] }
+> = {
+  400: {
+    description: 'The body does not parse (broken JSON, form or multipart)',
+    message: 'Malformed request',
+  },
+  401: { description: 'The token is missing or unknown', message: 'Unauthenticated.' },
+  402: {
+    description: "The account's plan has lapsed",
+    message:
+      'Your starter plan expired on 2025-01-31. Renew it to use the API again; GET /api/account shows its status.',
+  },
+  404: {
+    description: 'The chain is not served (`Unsupported blockchain`), or what the path names does not exist',
+    message: 'Unsupported blockchain',
+  },
+  413: { description: 'The body is over the size limit', message: 'Request body is too large' },
+  415: {
+    description: 'The body is neither JSON, form-urlencoded nor multipart/form-data',
+    message: 'Unsupported content type: send application/json, form-urlencoded or multipart/form-data',
+  },
+  422: {
+    description: 'Data validation failed: one item per offending field',
+    message: 'Data validation failed',
+    errors: [{ field: 'to', message: 'The to field is required.' }],
+  },
+  429: {
+    description: 'The request quota is used up; `Retry-After` says when to come back',
+    message: 'Your request limit exceeded. Please upgrade your plan',
+  },
+  502: {
+    description: "The chain's node refused the request",
+    message: 'tron mainnet node refused the request',
+  },
+  503: {
+    description: 'No node of this chain and network is reachable',
+    message: 'tron mainnet node unavailable, try again later',
+  },
+};
+
+/** What any request whose method carries a body may be answered, whether or not the route reads one. */
+const BODY_STATUSES = [400, 411, 413, 415];
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 const NetworkHeader = Type.Object({
   'x-network': Type.Optional(
-    Type.String({ description: 'testnet or mainnet (any case); default mainnet. Any other value: 422.' }),
+    Type.String({ description: '`testnet` or `mainnet` (any case); default mainnet. Any other value: 422.' }),
   ),
 });
 
+/** The statuses a route answers: its success, what every route of its kind answers, and its own. */
+function statusesOf(doc: RouteDoc): number[] {
+  const hasInput = doc.body !== undefined || doc.querystring !== undefined || doc.params !== undefined;
+  const authenticated = doc.public ? [] : [401, 429, ...(doc.whileLapsed ? [] : [402])];
+  const chainInPath = doc.params !== undefined && 'chain' in (doc.params['properties'] ?? {});
+  return [
+    ...new Set([
+      ...(hasInput || !doc.public ? [422] : []),
+      ...authenticated,
+      ...(chainInPath ? [404] : []),
+      ...(doc.errors ?? []),
+    ]),
+  ].sort((a, b) => a - b);
+}
+
+function errorResponse(status: number, because: string | undefined, body: TSchema = ErrorEnvelope): TSchema {
+  const known = ERRORS[status];
+  const message = known?.message ?? 'Error';
+  const { $id: _shared, ...envelope } = body;
+  return {
+    ...envelope,
+    description: because ?? known?.description ?? 'Error',
+    examples: [{ status, ok: false, message, errors: known?.errors ?? [] }],
+  };
+}
+
+function successResponse(doc: RouteDoc, status: number): TSchema {
+  const body = doc.successBody ?? Envelope(doc.data);
+  const example = exampleOf(body);
+  const message = doc.message ?? (status === 201 ? 'Created' : 'OK');
+  return {
+    ...body,
+    description: doc.because?.[status] ?? message,
+    examples: [{ ...(typeof example === 'object' ? example : {}), status, ok: true, message }],
+  };
+}
+
 /** One place that turns a route's description into its Fastify schema: validation, serialization, OpenAPI. */
 export function routeSchema(doc: RouteDoc): FastifySchema {
-  const authenticated = doc.public ? [] : [401, 429, ...(doc.whileLapsed ? [] : [402])];
-  const errorStatuses = new Set([422, ...authenticated, ...(doc.errors ?? [])]);
-  const response: Record<number, TSchema> = { [doc.status ?? 200]: doc.successBody ?? Envelope(doc.data) };
-  for (const status of errorStatuses) response[status] = ErrorEnvelope;
+  const success = doc.status ?? 200;
+  const response: Record<number, TSchema> = { [success]: successResponse(doc, success) };
+  for (const status of statusesOf(doc)) {
+    response[status] = errorResponse(status, doc.because?.[status], doc.errorBodies?.[status]);
+  }
   return {
     summary: doc.summary,
     ...(doc.description === undefined ? {} : { description: doc.description }),
     tags: doc.tags,
-    headers: NetworkHeader,
+    ...(doc.public ? {} : { headers: NetworkHeader, security: [{ bearerAuth: [] }] }),
     ...(doc.body === undefined ? {} : { body: doc.body }),
     ...(doc.querystring === undefined ? {} : { querystring: doc.querystring }),
     ...(doc.params === undefined ? {} : { params: doc.params }),
-    ...(doc.public ? {} : { security: [{ bearerAuth: [] }] }),
     response,
-  } as FastifySchema;
+  };
+}
+
+/**
+ * A route whose method carries a body can be answered for that body (it does not parse, has no length, is
+ * too large, is of another type) before its handler runs, even when it reads none: adds those statuses.
+ */
+export function documentBodyStatuses(method: string | string[], schema: FastifySchema | undefined): void {
+  const methods = Array.isArray(method) ? method : [method];
+  const response = schema?.response;
+  if (!methods.some((m) => BODY_METHODS.has(m)) || typeof response !== 'object' || response === null) return;
+  for (const status of BODY_STATUSES) {
+    if (!(status in response)) Object.assign(response, { [status]: errorResponse(status, undefined) });
+  }
 }

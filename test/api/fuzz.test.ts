@@ -6,10 +6,9 @@
  * Each operation gets FUZZ_RUNS requests hostile anywhere (default 12), then FUZZ_RUNS / 6 (at least 3)
  * aimed at each of its parameters and body places in turn. FUZZ_SEED sets the seed (printed on failure).
  */
-import type { BinaryLike, ScryptOptions } from 'node:crypto';
 import * as fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { CHAIN_NAMES, NETWORKS } from '../../src/chains/types.ts';
+import { CHAIN_NAMES } from '../../src/chains/types.ts';
 import { PRICE_SYMBOLS } from '../../src/prices/symbols.ts';
 import {
   type Example,
@@ -24,21 +23,12 @@ import {
   type Schema,
 } from '../helpers/fuzz.ts';
 import { startGateway } from '../helpers/gateway.ts';
+import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
 
-// Stored keys are sealed with scrypt at N = 2^17, about a second of CPU per call on a small machine; the
-// suite is about input handling, so that one cost is lowered. Imported keystores keep the parameters sent.
-vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof import('node:crypto')>();
-  const scrypt = (
-    password: BinaryLike,
-    salt: BinaryLike,
-    length: number,
-    options: ScryptOptions,
-    done: (error: Error | null, key: Buffer) => void,
-  ) =>
-    crypto.scrypt(password, salt, length, options.N === 2 ** 17 ? { ...options, N: 2 ** 10 } : options, done);
-  return { ...crypto, default: { ...crypto, scrypt }, scrypt };
-});
+// Stored keys are sealed with scrypt at N = 2^17; the suite is about input handling, so that cost is lowered.
+vi.mock('node:crypto', async (importOriginal) =>
+  (await import('../helpers/offline-nodes.ts')).cheapScrypt(importOriginal),
+);
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12);
 const FOCUSED_RUNS = Math.max(3, Math.ceil(RUNS / 6));
@@ -49,22 +39,7 @@ if (!Number.isSafeInteger(SEED) || !Number.isSafeInteger(RUNS) || RUNS < 1) {
 const HEALTH_EVERY = 25;
 const HEALTH_BUDGET_MS = 100;
 
-/** Nothing listens on the discard port: node calls fail at once. */
-const DEAD_NODE = 'http://127.0.0.1:9';
-const nodeUrls = Object.fromEntries(
-  CHAIN_NAMES.flatMap((chain) =>
-    NETWORKS.map((net) => [`${chain.toUpperCase()}_${net.toUpperCase()}_URLS`, DEAD_NODE]),
-  ),
-);
-const gw = await startGateway({
-  env: {
-    ...nodeUrls,
-    NODE_RETRIES: '0',
-    NODE_TIMEOUT_MS: '1000',
-    PRICE_PROVIDERS: 'local',
-    LOG_LEVEL: 'warn',
-  },
-});
+const gw = await startGateway({ env: { ...OFFLINE_NODES_ENV, LOG_LEVEL: 'warn' } });
 afterAll(() => gw.close());
 
 const { token } = await gw.userToken(undefined, 'enterprise');

@@ -1,6 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,15 +7,9 @@ import type { EvmChainName } from '../../src/chains/evm/index.ts';
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
-/** A webhook receiver: records every request. */
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  path: string;
-}
-const received: Received[] = [];
-let receiver: http.Server;
+let receiver: WebhookReceiver;
 let receiverUrl: string;
 
 const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
@@ -32,18 +24,8 @@ const api = (method: string, path: string, options: RequestOptions = {}) =>
 const newAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
 
 beforeAll(async () => {
-  receiver = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers, body, path: request.url ?? '' });
-      response.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startWebhookReceiver();
+  receiverUrl = receiver.url;
   await Promise.all(
     CHAINS.map(async (chain) => {
       devnets[chain] = await startEvmDevnet({ chain });
@@ -63,10 +45,10 @@ afterAll(async () => {
   await roles?.stop();
   await gw?.close();
   await Promise.all(Object.values(devnets).map((devnet) => devnet.close()));
-  receiver?.close();
+  void receiver?.close();
 });
 
-const hits = (path: string) => received.filter((r) => r.path === path);
+const hits = (path: string) => receiver.received.filter((r) => r.path === path);
 const payloads = (path: string) => hits(path).map((r) => JSON.parse(r.body) as Record<string, unknown>);
 
 /** Waits until the receiver has `count` requests for `path`. */

@@ -93,7 +93,18 @@ afterAll(async () => {
 
 describe('node trouble', () => {
   it('slows the watcher but never makes it skip a block or a transfer', async () => {
-    await new Promise((r) => setTimeout(r, 500));
+    // A subscription counts from the block the watcher first stands on: wait for it, however slow the
+    // machine, before the transfers.
+    await waitFor(
+      () =>
+        gw.ctx.store.db
+          .selectFrom('chain_cursors')
+          .select('block_number')
+          .where('chain', '=', 'tron')
+          .where('network', '=', 'mainnet')
+          .executeTakeFirst(),
+      60_000,
+    );
     const expected: string[] = [];
     for (let i = 0; i < 6; i++) {
       expected.push(await devnet.faucetTrx(to, 1_000_000n + BigInt(i)));

@@ -8,6 +8,7 @@ import { EvmService } from '../../services/evm.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
 import { routeSchema } from '../route-schema.ts';
+import { NewWalletPassword, PrivateKey, WalletPassword } from '../wallet-fields.ts';
 import { HistoryRecord } from './history-record.ts';
 
 const Address = Type.String({
@@ -20,19 +21,29 @@ const Hash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Transac
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description: "Amount in the asset's units (ETH, BNB, POL, or the token's decimals)",
 });
-const Password = Type.String({ minLength: 1, maxLength: 1024 });
-const Num = Type.Union([Type.String({ maxLength: 40 }), Type.Number()]);
+const Num = Type.Union([Type.String({ maxLength: 40 }), Type.Number()], {
+  description: 'Gwei, as a decimal string or number',
+});
+/** Gas units and nonces: whole numbers of at most 20 digits; empty means not given. */
+const Whole = Type.Union(
+  [Type.String({ pattern: '^[0-9]{0,20}$' }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })],
+  { description: 'A whole number (at most 20 digits); empty means not given' },
+);
+/** Call data: 0x-prefixed hex, whole bytes; empty means none. */
+const CallData = Type.String({
+  pattern: '^(0x([0-9a-fA-F]{2})*)?$',
+  maxLength: 100_000,
+  description: 'Call data, 0x-prefixed hex (whole bytes)',
+});
 const SendFields = {
-  password: Type.Optional(Password),
-  privatekey: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 130, description: 'Key of an unsecure address; never stored' }),
-  ),
-  gas: Type.Optional(Num),
+  password: Type.Optional(WalletPassword),
+  privatekey: Type.Optional(PrivateKey),
+  gas: Type.Optional(Whole),
   gasprice: Type.Optional(Num),
   maxFeePerGas: Type.Optional(Num),
   maxPriorityFeePerGas: Type.Optional(Num),
-  nonce: Type.Optional(Num),
-  data: Type.Optional(Type.String({ maxLength: 100_000 })),
+  nonce: Type.Optional(Whole),
+  data: Type.Optional(CallData),
 };
 /** The body of a send: from, to, what it moves (`fields`), how it is signed and priced. */
 function sendBody<Fields extends TProperties>(fields: Fields) {
@@ -50,12 +61,12 @@ const BuildBody = Type.Object({
   amount: Type.Optional(Amount),
   contractaddress: Type.Optional(Address),
   tokenId: Type.Optional(TokenId),
-  gas: Type.Optional(Num),
+  gas: Type.Optional(Whole),
   gasprice: Type.Optional(Num),
   maxFeePerGas: Type.Optional(Num),
   maxPriorityFeePerGas: Type.Optional(Num),
-  nonce: Type.Optional(Num),
-  data: Type.Optional(Type.String({ maxLength: 100_000 })),
+  nonce: Type.Optional(Whole),
+  data: Type.Optional(CallData),
 });
 const BroadcastBody = Type.Object({
   rawtx: Type.String({ pattern: '^0x([0-9a-fA-F]{2})+$', maxLength: 300_000 }),
@@ -344,7 +355,7 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
     {
       summary: 'Create an address (without password: unsecure, its private key returned once and not kept)',
       tags,
-      body: Type.Optional(Type.Object({ password: Type.Optional(Password) })),
+      body: Type.Optional(Type.Object({ password: Type.Optional(NewWalletPassword) })),
       data: Type.Array(
         Type.Object({
           address: Type.String(),
@@ -372,11 +383,14 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
       tags,
       body: Type.Object({
         content: Type.Optional(
-          Type.Union([Type.String({ maxLength: 16_384 }), Type.Object({}, { additionalProperties: true })]),
+          Type.Union([Type.String({ maxLength: 16_384 }), Type.Object({}, { additionalProperties: true })], {
+            description:
+              'A Web3 keystore v3 (scrypt or pbkdf2), as JSON or its text; sent with its `password`',
+          }),
         ),
         filename: Type.Optional(Type.String({ maxLength: 200 })),
-        password: Type.Optional(Password),
-        privatekey: Type.Optional(Type.String({ maxLength: 130 })),
+        password: Type.Optional(NewWalletPassword),
+        privatekey: Type.Optional(PrivateKey),
       }),
       data: NodeJson,
       status: 201,
@@ -424,7 +438,7 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
         summary: 'Change the password of a stored address (the spec\'s "UPDATE")',
         tags,
         params: AddressParams,
-        body: Type.Object({ old_password: Password, new_password: Password }),
+        body: Type.Object({ old_password: WalletPassword, new_password: NewWalletPassword }),
         data: Type.Array(Type.Never()),
         errors: [404],
       },
@@ -463,7 +477,7 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
       summary: 'Export as a Web3 Secret Storage v3 keystore (scrypt), encrypted with the password',
       tags,
       params: AddressParams,
-      body: Type.Object({ password: Password }),
+      body: Type.Object({ password: WalletPassword }),
       data: Type.Object({ filename: Type.String(), content: NodeJson }),
       errors: [404],
     },
@@ -481,7 +495,7 @@ function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, c
       summary: 'Export the private key',
       tags,
       params: AddressParams,
-      body: Type.Object({ password: Password }),
+      body: Type.Object({ password: WalletPassword }),
       data: Type.Object({ private_key: Type.String() }),
       errors: [404],
     },

@@ -1,13 +1,49 @@
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
+import { readinessOf } from '../../health/readiness.ts';
 import { pingStore } from '../../store/store.ts';
-import { sendOk } from '../envelope.ts';
+import { FieldErrorSchema, sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
 
 const Health = Type.Object({ healthy: Type.Boolean() });
 
-/** Liveness and readiness (the database answers); no token needed. Metrics have their own listener. */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const EndpointReport = Type.Object({
+  endpoint: Type.String({ description: 'Host and port of the node endpoint (never its path or query)' }),
+  up: Type.Boolean({ description: 'It answered its last head probe; false until a probe has answered' }),
+  height: Nullable(Type.Integer({ description: 'Head block number at its last answer' })),
+  lag: Nullable(Type.Integer({ description: 'Blocks behind the highest head of the endpoints that are up' })),
+  latencyMs: Nullable(Type.Integer({ description: 'Time its last probe took' })),
+  error: Nullable(Type.String({ description: 'Why its last probe failed' })),
+  checkedAt: Nullable(Type.String({ format: 'date-time', description: 'When it was last probed' })),
+});
+
+const ChainReport = Type.Object({
+  chain: Type.String(),
+  network: Type.String(),
+  required: Type.Boolean({ description: 'Readiness needs it (REQUIRED_CHAINS)' }),
+  reachable: Type.Boolean({ description: 'At least one endpoint is up' }),
+  endpoints: Type.Array(EndpointReport),
+});
+
+const Readiness = Type.Object({
+  ready: Type.Boolean(),
+  database: Type.Object({ up: Type.Boolean() }),
+  chains: Type.Array(ChainReport),
+});
+
+/** 503 keeps the whole report beside the reasons, so a probe's log shows why. */
+const NotReady = Type.Object({
+  status: Type.Integer({ description: 'Equal to the HTTP status' }),
+  ok: Type.Literal(false),
+  message: Type.String(),
+  errors: Type.Array(FieldErrorSchema, { description: 'One per reason: `database`, or `<chain>:<network>`' }),
+  data: Readiness,
+});
+
+/** Liveness and readiness; no token needed. Metrics have their own listener. */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.get(
     '/healthz',
@@ -17,6 +53,7 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         summary: 'Liveness: the process is up',
         tags: ['operations'],
         data: Health,
+        message: 'OK',
         public: true,
       }),
     },
@@ -28,21 +65,35 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     {
       config: { public: true },
       schema: routeSchema({
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers and every required chain has a reachable node',
         tags: ['operations'],
-        data: Health,
+        data: Readiness,
+        message: 'Ready',
         public: true,
         errors: [503],
+        errorBodies: { 503: NotReady },
+        because: {
+          503: 'Not ready to serve: the database does not answer, or a required chain and network has no reachable node',
+        },
       }),
     },
     async (request, reply) => {
-      try {
-        await pingStore(ctx.store);
-      } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed');
-        return reply.code(503).send({ status: 503, ok: false, message: 'Database unavailable', errors: [] });
-      }
-      return sendOk(reply, { healthy: true }, 'Ready');
+      const databaseUp = await pingStore(ctx.store).then(
+        () => true,
+        (error: unknown) => {
+          request.log.warn({ err: error }, 'readiness: the database does not answer');
+          return false;
+        },
+      );
+      const report = readinessOf(ctx.nodeMonitor.status(), ctx.config, databaseUp);
+      if (report.ready) return sendOk(reply, report, 'Ready');
+      const errors = [
+        ...(databaseUp ? [] : [{ field: 'database', message: 'does not answer' }]),
+        ...report.chains
+          .filter((chain) => chain.required && !chain.reachable)
+          .map((chain) => ({ field: `${chain.chain}:${chain.network}`, message: 'no reachable node' })),
+      ];
+      return reply.code(503).send({ status: 503, ok: false, message: 'Not ready', errors, data: report });
     },
   );
 }

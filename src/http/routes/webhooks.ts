@@ -1,50 +1,78 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { type ChainName, isChainName } from '../../chains/types.ts';
+import { isServedChain, SERVED_CHAINS } from '../../chains/families.ts';
+import { UNSUPPORTED_BLOCKCHAIN } from '../../chains/registry.ts';
+import type { ChainName } from '../../chains/types.ts';
 import { ApiError } from '../../errors.ts';
+import { WEBHOOK_RULES } from '../../webhooks/chain-rules.ts';
 import { retryNotification } from '../../webhooks/deliverer.ts';
 import { toJsonText } from '../../webhooks/json-text.ts';
-import type { WebhookInput } from '../../webhooks/subscriptions.ts';
+import { MAX_CONFIRMATIONS, MAX_URL_LENGTH, type WebhookInput } from '../../webhooks/subscriptions.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
 import { routeSchema } from '../route-schema.ts';
 
 const tags = ['webhooks'];
-const ChainParam = Type.Object({
-  chain: Type.String({ description: 'tron, ethereum, bsc, polygon, arbitrum, solana, bitcoin' }),
+/** The chains served; any other name answers 404 `Unsupported blockchain` before validation. */
+const Chain = Type.String({
+  enum: SERVED_CHAINS,
+  description: 'A chain this gateway serves; any other answers 404 `Unsupported blockchain`',
 });
-const IdParams = Type.Object({ chain: Type.String(), id: Type.String({ description: 'Webhook id (uuid)' }) });
+const ChainParam = Type.Object({ chain: Chain });
+const IdParams = Type.Object({ chain: Chain, id: Type.String({ description: 'Webhook id (uuid)' }) });
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+/** Optional fields may also be sent empty, which means not given (as form posts send them). */
+const EMPTY_MEANS_ABSENT = 'Empty means not given.';
+
+const TYPES_BY_CHAIN = SERVED_CHAINS.map((chain) => `\`${chain}\`: ${WEBHOOK_RULES[chain].types.join(', ')}`);
+const filterAddress = (role: string) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 128,
+      description: `${role}, an address of the chain (EVM: 0x, EIP-55 when mixed case). ${EMPTY_MEANS_ABSENT}`,
+    }),
+  );
 
 const WebhookBody = Type.Object({
   url: Type.String({
+    minLength: 1,
+    maxLength: MAX_URL_LENGTH,
     description: 'http(s) URL that receives the notifications; private and local addresses are refused',
   }),
-  from: Type.Optional(Type.String()),
-  to: Type.Optional(Type.String()),
-  contractaddress: Type.Optional(Type.String()),
-  token_id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+  from: filterAddress('Sender'),
+  to: filterAddress('Receiver'),
+  contractaddress: filterAddress('Token contract'),
+  token_id: Type.Optional(
+    Type.Union([Type.String({ pattern: '^[0-9A-Za-z._-]{0,80}$' }), Type.Integer({ minimum: 0 })], {
+      description: `Token id (TRC10 asset id, NFT id). ${EMPTY_MEANS_ABSENT}`,
+    }),
+  ),
   type: Type.Optional(
     Type.String({
-      description:
-        'Tron TRX|TRC10|TRC20|TRC721; Ethereum/Arbitrum ETH|ERC20|ERC721; BSC BNB|BEP20|BEP721; Polygon POL|ERC20|ERC721; Solana SOL|SPL; Bitcoin BTC',
+      maxLength: 16,
+      description: `Transfer type, any case, per chain: ${TYPES_BY_CHAIN.join('; ')}. ${EMPTY_MEANS_ABSENT}`,
     }),
   ),
   confirmations: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 0, maximum: 1000 }), Type.String()], {
-      description: 'Blocks deep before notifying (default 0: on inclusion)',
-    }),
+    Type.Union(
+      [
+        Type.Integer({ minimum: 0, maximum: MAX_CONFIRMATIONS }),
+        Type.String({ pattern: `^([0-9]{0,3}|${MAX_CONFIRMATIONS})$` }),
+      ],
+      { description: `Blocks deep before notifying, 0 to ${MAX_CONFIRMATIONS} (default 0: on inclusion)` },
+    ),
   ),
   notify_reverted: Type.Optional(
-    Type.Union([Type.Boolean(), Type.String()], {
-      description: 'Also notify when a notified transfer leaves the chain in a reorg',
+    Type.Union([Type.Boolean(), Type.String({ enum: ['true', 'false', '1', '0', ''] })], {
+      description: 'Also notify when a notified transfer leaves the chain in a reorg (default false)',
     }),
   ),
   retry: Type.Optional(
     Type.String({
+      enum: ['none', 'backoff', ''],
       description:
-        'none (default, as Chaingateway: a failed notification waits for a manual retry) or backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; Retry-After honoured)',
+        '`none` (default, as Chaingateway: a failed notification waits for a manual retry) or `backoff` (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; `Retry-After` honoured)',
     }),
   ),
 });
@@ -113,8 +141,19 @@ const Created = Type.Object({
 });
 
 function chainOf(raw: string): ChainName {
-  if (!isChainName(raw)) throw new ApiError(404, 'Unsupported blockchain');
+  if (!isServedChain(raw)) throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
   return raw;
+}
+
+/**
+ * The chain-less form names its chain in the body, in any case: a chain not served answers 404 (as it
+ * does in a path) before the body's schema, which lists the served chains in lower case, is checked.
+ */
+async function resolveBodyChain(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || !('blockchain' in body)) return;
+  if (typeof body.blockchain !== 'string') return;
+  body.blockchain = chainOf(body.blockchain.toLowerCase());
 }
 
 /**
@@ -131,7 +170,14 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       tags,
       ...(withBlockchain ? {} : { params: ChainParam }),
       body: withBlockchain
-        ? Type.Intersect([WebhookBody, Type.Object({ blockchain: Type.Optional(Type.String()) })])
+        ? Type.Intersect([
+            WebhookBody,
+            Type.Object({
+              blockchain: Type.Optional(
+                Type.String({ ...Chain, description: `Any case; default \`tron\`. ${Chain.description}` }),
+              ),
+            }),
+          ])
         : WebhookBody,
       data: Created,
       status: 201,
@@ -155,13 +201,14 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   app.post<{ Body: WebhookInput & { blockchain?: string } }>(
     '/api/v2/webhooks',
     {
+      preValidation: resolveBodyChain,
       schema: createSchema(
         "Subscribe (the spec's chain-less form: Tron unless `blockchain` names another chain)",
         true,
       ),
     },
     async (request, reply) => {
-      const chain = chainOf((request.body.blockchain ?? 'tron').toLowerCase());
+      const chain = chainOf(request.body.blockchain ?? 'tron');
       ctx.registry.get(chain, request.network);
       return sendOk(
         reply,
@@ -230,7 +277,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         summary:
           'Send a failed notification again (same id); it leaves the failed list, and returns there if it fails again',
         tags,
-        params: Type.Object({ chain: Type.String(), id: Type.String() }),
+        params: Type.Object({ chain: Chain, id: Type.String({ description: 'Notification id (uuid)' }) }),
         data: Type.Object({ id: Type.String(), status: Type.String() }),
         errors: [404],
       }),

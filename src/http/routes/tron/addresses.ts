@@ -1,14 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TronService } from '../../../services/tron.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../services/wallets.ts';
 import { sendOk } from '../../envelope.ts';
 import { routeSchema } from '../../route-schema.ts';
-import { AddressOut, Password, PrivateKey, TronAnyAddress } from './schemas.ts';
+import { NewWalletPassword, PrivateKey, WalletPassword } from '../../wallet-fields.ts';
+import { AddressOut, TronAnyAddress } from './schemas.ts';
 
 const tags = ['tron addresses'];
 const AddressParams = Type.Object({ address: TronAnyAddress });
-const PASSWORD_RULE =
-  'A password (8 to 1024 characters) seals the key with scrypt + AES-256-GCM; it is never stored.';
+const PASSWORD_RULE = `A password (${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters) seals the key with scrypt + AES-256-GCM; it is never stored.`;
 
 /** Custodial Tron addresses: create, import, list, change password, export, forget. */
 export async function tronAddressRoutes(app: FastifyInstance, { tron }: { tron: TronService }) {
@@ -41,7 +42,10 @@ export async function tronAddressRoutes(app: FastifyInstance, { tron }: { tron: 
         description: `${PASSWORD_RULE} Without a password the address is unsecure: its private key is returned once and not kept. \`activated\` is accepted; the address becomes active on chain when it first receives TRX. Counts against the addresses quota (422 when full).`,
         tags,
         body: Type.Optional(
-          Type.Object({ password: Type.Optional(Password), activated: Type.Optional(Type.Boolean()) }),
+          Type.Object({
+            password: Type.Optional(NewWalletPassword),
+            activated: Type.Optional(Type.Boolean()),
+          }),
         ),
         data: Type.Array(AddressOut),
         status: 201,
@@ -61,7 +65,7 @@ export async function tronAddressRoutes(app: FastifyInstance, { tron }: { tron: 
         summary: 'Import an address from its private key',
         description: `${PASSWORD_RULE} Without a password nothing is stored but the address.`,
         tags,
-        body: Type.Object({ privatekey: PrivateKey, password: Type.Optional(Password) }),
+        body: Type.Object({ privatekey: PrivateKey, password: Type.Optional(NewWalletPassword) }),
         data: Type.Array(AddressOut),
         status: 201,
         errors: [404],
@@ -80,7 +84,7 @@ export async function tronAddressRoutes(app: FastifyInstance, { tron }: { tron: 
       description: 'A wrong old_password answers 401 `Wrong password provided`.',
       tags,
       params: AddressParams,
-      body: Type.Object({ old_password: Password, new_password: Password }),
+      body: Type.Object({ old_password: WalletPassword, new_password: NewWalletPassword }),
       data: Type.Array(Type.Never()),
       errors: [404],
     }),
@@ -123,7 +127,7 @@ export async function tronAddressRoutes(app: FastifyInstance, { tron }: { tron: 
         description: 'A wrong password answers 401 `Wrong password provided`.',
         tags,
         params: AddressParams,
-        body: Type.Object({ password: Password }),
+        body: Type.Object({ password: WalletPassword }),
         data: Type.Object({ address: Type.String(), privateKey: Type.String() }),
         errors: [404],
       }),

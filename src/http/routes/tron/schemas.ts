@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PrivateKey, WalletPassword } from '../../wallet-fields.ts';
 
 /** Base58 Tron address; the checksum is verified by the service. */
 export const TronAddress = Type.String({
@@ -29,20 +30,9 @@ export const Trc721TokenId = Type.Union([
   Type.Integer({ minimum: 0 }),
 ]);
 
-export const Password = Type.String({
-  minLength: 1,
-  maxLength: 1024,
-  description: 'Wallet password of a stored address',
-});
-export const PrivateKey = Type.String({
-  minLength: 1,
-  maxLength: 130,
-  description: 'Private key (hex) of an unsecure address; never stored',
-});
-
 /** Either `password` (stored key) or `privatekey`. */
 export const SigningFields = {
-  password: Type.Optional(Password),
+  password: Type.Optional(WalletPassword),
   privatekey: Type.Optional(PrivateKey),
 };
 

@@ -1,0 +1,51 @@
+/**
+ * `/docs` is Swagger UI served from the installed package: the page and every file it loads answer 200
+ * from the gateway itself, nothing is fetched from elsewhere, and it shows the gateway's own document.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
+import { startGateway } from '../helpers/gateway.ts';
+
+const gw = await startGateway();
+afterAll(() => gw.close());
+
+/** Every URL the page's HTML names (scripts, styles, icons), resolved against the page. */
+function referencedUrls(html: string, page: string): URL[] {
+  return [...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']+)["']/g)].map((m) => new URL(m[1]!, page));
+}
+
+describe('GET /docs', () => {
+  it('is an HTML page whose every file comes from the gateway, with no token', async () => {
+    const page = await fetch(`${gw.baseUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('Switchyard API reference');
+    const urls = referencedUrls(html, page.url);
+    expect(urls.map((u) => u.pathname)).toEqual(
+      expect.arrayContaining(['/docs/static/swagger-ui-bundle.js', '/docs/static/swagger-initializer.js']),
+    );
+    for (const url of urls) {
+      expect(url.origin, `${url} is not on the gateway`).toBe(new URL(gw.baseUrl).origin);
+      const asset = await fetch(url);
+      expect(asset.status, url.pathname).toBe(200);
+      expect((await asset.arrayBuffer()).byteLength, url.pathname).toBeGreaterThan(0);
+    }
+  });
+
+  it('opens collapsed, with deep links, on the same document as /openapi.json', async () => {
+    const initializer = await (await fetch(`${gw.baseUrl}/docs/static/swagger-initializer.js`)).text();
+    expect(initializer).toContain('"docExpansion":"none"');
+    expect(initializer).toContain('"deepLinking":true');
+    expect(initializer).toContain('validatorUrl: null');
+    const shown = await (await fetch(`${gw.baseUrl}/docs/json`)).json();
+    expect(shown).toEqual((await gw.request('GET', '/openapi.json')).body);
+  });
+
+  it("states the package's version and the Chaingateway version separately", async () => {
+    const { info } = (await gw.request('GET', '/openapi.json')).body;
+    expect(info.version).toBe(packageJson.version);
+    expect(info['x-chaingateway-version']).toBe('2.1');
+    expect(info.description).toContain('Chaingateway 2.1');
+  });
+});
