@@ -20,6 +20,7 @@ export interface Schema {
   enum?: readonly unknown[];
   const?: unknown;
   format?: 'uri';
+  description?: string;
   properties?: Record<string, Schema>;
   required?: readonly string[];
   additionalProperties?: boolean | Schema;

@@ -11,6 +11,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { PriceService } from '../../src/prices/index.ts';
 import type { FaucetDirectory } from '../../src/services/faucets.ts';
+import { undocumentedAnswers } from './documented-statuses.ts';
 
 export const POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -28,10 +29,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database for one test file: a temp SQLite file or a new Postgres schema. */
-export function freshDatabase(): TestDatabase {
+/**
+ * A fresh, empty database for one test file: a temp SQLite file or a new Postgres schema (created by the
+ * first store opened with `pgSchema`). `kind` defaults to the test run's database.
+ */
+export function freshDatabase(kind: 'sqlite' | 'postgres' = testDatabase()): TestDatabase {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-test-'));
-  if (testDatabase() === 'sqlite') {
+  if (kind === 'sqlite') {
     const env = { DATA_DIR: dataDir };
     return {
       env,
@@ -134,9 +138,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<TestGa
       return { token, userId: user.id };
     },
     async close() {
+      const undocumented = await undocumentedAnswers(app, ctx.metrics);
       await app.close();
       await closeContext(ctx);
       if (options.database === undefined) await database.drop();
+      if (undocumented.length > 0) {
+        throw new Error(`answers the OpenAPI document does not list:\n  ${undocumented.join('\n  ')}`);
+      }
     },
   };
 }
