@@ -5,6 +5,10 @@ const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
 
 export default defineConfig({
   test: {
+    // Most test files wait on processes, devnets and the network more than they compute: two at once keep
+    // two cores busy (vitest's default, one fewer than the cores, runs one file at a time here); three
+    // loaded the machine enough to push timing-bound tests past their limits.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -1,5 +1,5 @@
-// The registry mirror these machines use cannot serve some optional platform binaries (biome, anvil for
-// other operating systems), so npm leaves them out of package-lock.json and `npm ci` then refuses the lock.
+// When the registry npm used does not serve some optional platform binaries (biome, anvil for other
+// operating systems), npm leaves them out of package-lock.json and `npm ci` then refuses the lock.
 // This adds the missing entries (version, os, cpu: nothing to download, never installed on this platform).
 // Run it after any `npm install` that changes dependencies: node scripts/complete-lockfile.mjs
 import { readFileSync, writeFileSync } from 'node:fs';

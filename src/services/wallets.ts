@@ -44,6 +44,7 @@ export class KeyMismatchError extends Error {
 }
 
 export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 1024;
 
 /**
  * Custodial addresses per user, chain and network. A password-protected key is sealed (key-vault) and
@@ -249,8 +250,11 @@ function binding(scope: Omit<WalletScope, 'codec'>, address: string): string {
 }
 
 function assertPasswordStrength(field: string, password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > 1024) {
-    throw invalidField(field, `The ${field} field must be ${MIN_PASSWORD_LENGTH} to 1024 characters long.`);
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw invalidField(
+      field,
+      `The ${field} field must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`,
+    );
   }
 }
 

@@ -47,6 +47,7 @@ export interface WebhookOut {
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
 export const SECRET_ROTATION_WINDOW_MS = 24 * 3_600_000;
 export const MAX_CONFIRMATIONS = 1_000;
+export const MAX_URL_LENGTH = 2048;
 
 type UrlCheck = (url: string) => Promise<string | null>;
 
@@ -236,8 +237,8 @@ export class WebhookService {
 
     const url = text('url');
     if (url === null) errors.push({ field: 'url', message: 'The url field is required.' });
-    else if (url.length > 2048)
-      errors.push({ field: 'url', message: 'The url field must be at most 2048 characters.' });
+    else if (url.length > MAX_URL_LENGTH)
+      errors.push({ field: 'url', message: `The url field must be at most ${MAX_URL_LENGTH} characters.` });
     const from = address('from');
     const to = address('to');
     const contract = address('contractaddress');

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
+import { NodeError } from '../chains/node-client.ts';
 import type { BlockTransfers, ChainAdapter, ChainName, Network, TransferEvent } from '../chains/types.ts';
+import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
 import type { Database } from '../store/schema.ts';
 import { acquireLease, releaseLease, renewLease } from './leases.ts';
@@ -14,6 +16,8 @@ export interface WatcherOptions {
   adapter: ChainAdapter & Required<Pick<ChainAdapter, 'blockTransfers'>>;
   db: Kysely<Database>;
   logger: Logger;
+  /** Where step failures are told: one warning when they start, not one per retry. */
+  troubleLog?: TroubleLog;
   metrics: Registry;
   instanceId: string;
   /** False while the chain is disabled (its node proved to be another chain). */
@@ -84,21 +88,28 @@ export class ChainWatcher {
   }
 
   private async run(): Promise<void> {
+    const { chain, network, logger } = this.options;
+    const trouble = this.options.troubleLog ?? new TroubleLog();
+    const fields = { chain, network };
+    // A node that is down is the same trouble for every caller of it; anything else is this watcher's own.
+    const ownKey = `watcher ${chain} ${network}`;
     let failures = 0;
     while (!this.stopped) {
       let pause: number;
       try {
         const { progressed, idle } = await this.step();
+        if (failures > 0) {
+          trouble.recovered(ownKey, logger, fields, 'watcher steps succeed again');
+          trouble.recovered(nodeCallsKey(chain, network), logger, fields, 'node calls answer again');
+        }
         failures = 0;
         // Idle rounds are cheap (one version read; the node is asked for its head every idlePollMs only).
         pause = progressed ? 0 : (this.options.pollMs ?? 500);
         if (idle) pause = Math.max(pause, 250);
       } catch (error) {
         failures++;
-        this.options.logger.warn(
-          { err: error, chain: this.options.chain, network: this.options.network },
-          'watcher step failed',
-        );
+        const key = error instanceof NodeError ? nodeCallsKey(chain, network) : ownKey;
+        trouble.failed(key, logger, fields, error, 'watcher step failed');
         pause = Math.min(10_000, 500 * 2 ** Math.min(failures, 5)) * (0.5 + Math.random() / 2);
       }
       if (pause > 0 && !this.stopped) {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { utils } from 'tronweb';
@@ -11,37 +9,17 @@ import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { send } from '../helpers/gateway.ts';
-import { exited, startDetached, waitFor } from '../helpers/processes.ts';
+import { exited, freePort, startDetached, waitFor } from '../helpers/processes.ts';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('kill -9 during a run of transfers', () => {
   it('loses no notification and never sends one transfer under two ids', async () => {
     const devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 0 });
-    const bodies: { id: string; txid: string }[] = [];
-    const receiver = http.createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        const payload = JSON.parse(body) as { id: string; txid: string };
-        bodies.push({ id: payload.id, txid: payload.txid });
-        response.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const receiverPort = (receiver.address() as net.AddressInfo).port;
+    const receiver = await startWebhookReceiver();
+    const bodies = () => receiver.received.map((r) => JSON.parse(r.body) as { id: string; txid: string });
     const port = await freePort();
     const env = {
       DATA_DIR: dir,
@@ -78,7 +56,7 @@ describe('kill -9 during a run of transfers', () => {
       let gateway = await start();
       const created = await send(base, 'POST', '/api/v2/tron/webhooks', {
         token,
-        json: { url: `http://127.0.0.1:${receiverPort}/hook`, to },
+        json: { url: `${receiver.url}/hook`, to },
       });
       expect(created.status, created.text).toBe(201);
       await new Promise((r) => setTimeout(r, 1_500));
@@ -98,18 +76,19 @@ describe('kill -9 during a run of transfers', () => {
       }
 
       await waitFor(
-        () => (new Set(bodies.map((b) => b.txid)).size >= expected.length ? true : undefined),
+        () => (new Set(bodies().map((b) => b.txid)).size >= expected.length ? true : undefined),
         90_000,
       );
       process.kill(gateway.child.pid!, 'SIGTERM');
       await exited(gateway.child, 20_000);
     } finally {
-      receiver.close();
+      await receiver.close();
       await devnet.close();
     }
 
     const idsByTxid = new Map<string, Set<string>>();
-    for (const body of bodies) idsByTxid.set(body.txid, (idsByTxid.get(body.txid) ?? new Set()).add(body.id));
+    for (const body of bodies())
+      idsByTxid.set(body.txid, (idsByTxid.get(body.txid) ?? new Set()).add(body.id));
     expect([...idsByTxid.keys()].sort()).toEqual([...expected].sort());
     // At-least-once delivery may repeat a notification in flight at the kill, but always under its one id.
     for (const [txid, ids] of idsByTxid) expect(ids.size, txid).toBe(1);
