@@ -17,6 +17,7 @@ import {
   type LookupAll,
   staticUrlRefusal,
 } from './url-guard.ts';
+import { bumpWatchVersion } from './watch-versions.ts';
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'retry_scheduled';
 
@@ -523,29 +524,15 @@ function judge(row: NotificationRow, webhook: WebhookRow, attempt: AttemptResult
 }
 
 async function disableWebhook(trx: Transaction<Database>, webhook: WebhookRow, reason: string, at: string) {
-  // Bump the (chain, network) version as every webhook change does, so watchers stop matching it.
-  await trx
-    .insertInto('watch_versions')
-    .values({ chain: webhook.chain, network: webhook.network, version: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['chain', 'network'])
-        .doUpdateSet((eb) => ({ version: eb('watch_versions.version', '+', 1) })),
-    )
-    .execute();
-  const { version } = await trx
-    .selectFrom('watch_versions')
-    .select('version')
-    .where('chain', '=', webhook.chain)
-    .where('network', '=', webhook.network)
-    .executeTakeFirstOrThrow();
+  // Bumped as every webhook change is, so watchers stop matching it.
+  const version = await bumpWatchVersion(trx, webhook.chain, webhook.network);
   await trx
     .updateTable('webhooks')
     .set({
       is_active: 0,
       is_invalid: 1,
       invalid_reason: reason,
-      change_version: Number(version),
+      change_version: version,
       updated_at: at,
     })
     .where('id', '=', webhook.id)
