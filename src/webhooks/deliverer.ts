@@ -225,24 +225,3 @@ export class OutboxDeliverer {
 function canReceive(webhook: WebhooksTable): boolean {
   return webhook.deleted_at === null && webhook.is_active === 1 && webhook.is_invalid !== 1;
 }
-
-/**
- * The API's manual retry: the owner's failed notification goes back to pending, due now, with the same
- * id (receivers dedupe on it). Returns false when there is no such failed notification.
- */
-export async function retryNotification(
-  store: Store,
-  userId: string,
-  notificationId: string,
-  now: Date = new Date(),
-): Promise<boolean> {
-  const at = now.toISOString();
-  const result = await store.db
-    .updateTable('notifications')
-    .set({ status: 'pending', next_attempt_at: at, claimed_by: null, claim_expires_at: null, updated_at: at })
-    .where('id', '=', notificationId)
-    .where('user_id', '=', userId)
-    .where('status', '=', 'failed')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
