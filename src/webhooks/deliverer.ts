@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { classify, WebhookSender } from './delivery-attempt.ts';
-import { type DeliveryMetrics, deliveryMetrics } from './delivery-metrics.ts';
+import { DeliveryMetrics } from './delivery-metrics.ts';
 import { DeliveryQueue } from './delivery-queue.ts';
 import { OriginSlots, originOf } from './origin-slots.ts';
 import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.ts';
@@ -78,7 +78,7 @@ export class OutboxDeliverer {
     this.log = options.logger.child({ component: 'webhook-deliverer' });
     this.concurrency = Math.max(1, options.concurrency ?? 64);
     this.pollMs = options.pollMs ?? 250;
-    this.metrics = deliveryMetrics(options.metrics);
+    this.metrics = new DeliveryMetrics(options.metrics);
   }
 
   start(): void {
@@ -184,7 +184,7 @@ export class OutboxDeliverer {
     try {
       if (webhook === undefined || !canReceive(webhook)) {
         await this.queue.failUnsent(row);
-        this.metrics.deliveries.inc({ outcome: 'failed' });
+        this.metrics.countUnsent();
         return 'failed';
       }
       const attempt = await this.sender.send(row, webhook);
@@ -196,12 +196,8 @@ export class OutboxDeliverer {
           'webhook claim lapsed during delivery; another instance may resend it',
         );
       }
-      this.metrics.deliveries.inc({ outcome: verdict.outcome });
-      this.metrics.duration.observe(attempt.durationMs / 1000);
-      if (verdict.outcome === 'delivered') {
-        const sinceBlock = (attempt.finishedAt.getTime() - Date.parse(row.block_time)) / 1000;
-        if (Number.isFinite(sinceBlock)) this.metrics.blockToDelivery.observe(Math.max(0, sinceBlock));
-      } else {
+      this.metrics.observeAttempt(attempt, verdict, row.block_time);
+      if (verdict.outcome !== 'delivered') {
         this.log.info(
           {
             notification: row.id,
