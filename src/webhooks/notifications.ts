@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { ChainName, Network } from '../chains/types.ts';
-import { notFound } from '../errors.ts';
 import type { Page } from '../services/transaction-log.ts';
 import type { Database } from '../store/schema.ts';
 import { displayAddress } from './chain-rules.ts';
@@ -100,21 +99,5 @@ export class NotificationLog {
       page,
       perPage: NOTIFICATIONS_PER_PAGE,
     };
-  }
-
-  /** 404 unless the notification is the caller's, on this chain and network. */
-  async assertOwned(userId: string, chain: ChainName, network: Network, id: string): Promise<string> {
-    const row = /^[0-9a-f-]{36}$/i.test(id)
-      ? await this.db
-          .selectFrom('notifications')
-          .select('status')
-          .where('id', '=', id.toLowerCase())
-          .where('user_id', '=', userId)
-          .where('chain', '=', chain)
-          .where('network', '=', network)
-          .executeTakeFirst()
-      : undefined;
-    if (!row) throw notFound('Notification not found');
-    return row.status;
   }
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChainName, Network } from '../chains/types.ts';
 import type { Database } from '../store/schema.ts';
 import { WebhookMatcher } from './matcher.ts';
+import { readWatchVersion } from './watch-versions.ts';
 
 /**
  * Keeps a matcher in step with the webhooks of one (chain, network): only rows changed since the last look
@@ -19,13 +20,7 @@ export class SubscriptionSync {
   ) {}
 
   async refresh(): Promise<void> {
-    const current = await this.db
-      .selectFrom('watch_versions')
-      .select('version')
-      .where('chain', '=', this.chain)
-      .where('network', '=', this.network)
-      .executeTakeFirst();
-    const latest = Number(current?.version ?? 0);
+    const latest = await readWatchVersion(this.db, this.chain, this.network);
     if (latest === this.version) return;
     const rows = await this.db
       .selectFrom('webhooks')

@@ -7,6 +7,7 @@ import { type FieldError, notFound, validationFailed } from '../errors.ts';
 import type { Database, WebhooksTable } from '../store/schema.ts';
 import { displayAddress, WEBHOOK_RULES } from './chain-rules.ts';
 import { generateWebhookSecret } from './signing.ts';
+import { bumpWatchVersion } from './watch-versions.ts';
 
 /** A subscription as the API receives it (POST and PUT take the same body). */
 export interface WebhookInput {
@@ -107,7 +108,7 @@ export class WebhookService {
           is_active: 1,
           is_invalid: 0,
           invalid_reason: null,
-          change_version: await bumpVersion(trx, chain, network),
+          change_version: await bumpWatchVersion(trx, chain, network),
           created_at: at,
           updated_at: at,
           deleted_at: null,
@@ -146,7 +147,7 @@ export class WebhookService {
           is_active: 1,
           is_invalid: 0,
           invalid_reason: null,
-          change_version: await bumpVersion(trx, chain, network),
+          change_version: await bumpWatchVersion(trx, chain, network),
           updated_at: this.now().toISOString(),
         })
         .where('id', '=', id)
@@ -161,7 +162,7 @@ export class WebhookService {
       const at = this.now().toISOString();
       await trx
         .updateTable('webhooks')
-        .set({ deleted_at: at, updated_at: at, change_version: await bumpVersion(trx, chain, network) })
+        .set({ deleted_at: at, updated_at: at, change_version: await bumpWatchVersion(trx, chain, network) })
         .where('id', '=', id)
         .execute();
     });
@@ -299,26 +300,6 @@ export class WebhookService {
       retry_policy: retry,
     };
   }
-}
-
-/** Increments and returns the (chain, network) change version, inside the caller's transaction. */
-async function bumpVersion(trx: Transaction<Database>, chain: string, network: string): Promise<number> {
-  await trx
-    .insertInto('watch_versions')
-    .values({ chain, network, version: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['chain', 'network'])
-        .doUpdateSet((eb) => ({ version: eb('watch_versions.version', '+', 1) })),
-    )
-    .execute();
-  const row = await trx
-    .selectFrom('watch_versions')
-    .select('version')
-    .where('chain', '=', chain)
-    .where('network', '=', network)
-    .executeTakeFirstOrThrow();
-  return Number(row.version);
 }
 
 function integer(raw: unknown, fallback: number): number | null {

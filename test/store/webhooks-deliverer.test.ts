@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { retryNotification } from '../../src/webhooks/deliverer.ts';
+import { retryNotification } from '../../src/webhooks/delivery-commands.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { testDatabase } from '../helpers/gateway.ts';
 import {

@@ -6,7 +6,7 @@ import { UNSUPPORTED_BLOCKCHAIN } from '../../chains/registry.ts';
 import type { ChainName } from '../../chains/types.ts';
 import { ApiError } from '../../errors.ts';
 import { WEBHOOK_RULES } from '../../webhooks/chain-rules.ts';
-import { retryNotification } from '../../webhooks/deliverer.ts';
+import { retryFailedNotification } from '../../webhooks/delivery-commands.ts';
 import { toJsonText } from '../../webhooks/json-text.ts';
 import { MAX_CONFIRMATIONS, MAX_URL_LENGTH, type WebhookInput } from '../../webhooks/subscriptions.ts';
 import { sendOk } from '../envelope.ts';
@@ -283,17 +283,13 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       }),
     },
     async (request, reply) => {
-      const chain = chainOf(request.params.chain);
-      const status = await notificationLog.assertOwned(
+      const id = await retryFailedNotification(
+        ctx.store,
         request.userId,
-        chain,
+        chainOf(request.params.chain),
         request.network,
         request.params.id,
       );
-      const id = request.params.id.toLowerCase();
-      if (status !== 'failed' || !(await retryNotification(ctx.store, request.userId, id))) {
-        throw new ApiError(422, `Only a failed notification can be retried; this one is ${status}`);
-      }
       return sendOk(reply, { id, status: 'pending' }, 'Notification queued for delivery');
     },
   );

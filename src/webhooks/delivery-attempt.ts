@@ -1,0 +1,197 @@
+import { performance } from 'node:perf_hooks';
+import { type Agent, request } from 'undici';
+import type { MasterKey } from '../custody/master-key.ts';
+import type { NotificationsTable, WebhooksTable } from '../store/schema.ts';
+import { nextBackoffDelayMs } from './retry-schedule.ts';
+import { chaingatewaySignature, standardWebhookHeaders } from './signing.ts';
+import { guardedDispatcher, type IpAllowlist, type LookupAll, staticUrlRefusal } from './url-guard.ts';
+
+/** What one attempt needs of the notification. */
+export type OutgoingNotification = Pick<NotificationsTable, 'id' | 'payload' | 'txid' | 'attempts'>;
+
+/** What one attempt needs of the webhook it goes to. */
+export type Receiver = Pick<
+  WebhooksTable,
+  'id' | 'url' | 'secret_sealed' | 'previous_secret_sealed' | 'previous_secret_expires_at' | 'retry_policy'
+>;
+
+/** How one POST went: the receiver's status and the start of its answer, or why there was none. */
+export interface AttemptResult {
+  attemptedAt: Date;
+  finishedAt: Date;
+  durationMs: number;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  retryAfter: string | null;
+}
+
+/** What becomes of the notification after an attempt. */
+export type Verdict =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry_scheduled'; nextAttemptAt: Date }
+  | { outcome: 'failed'; disableReason?: string };
+
+export interface WebhookSenderOptions {
+  masterKey: MasterKey;
+  allowlist: IpAllowlist;
+  /** A 2xx must arrive within this time (connect included). */
+  timeoutMs: number;
+  /** Connections kept per origin; matches the deliverer's per-origin cap. */
+  connectionsPerOrigin: number;
+  lookup?: LookupAll | undefined;
+  now: () => Date;
+}
+
+/** What is kept of a receiver's answer (and of an error text): enough to debug, bounded in size. */
+const KEEP_BYTES = 1024;
+/** Read (and discard) at most this much more of a response, so the connection can be reused. */
+const DRAIN_BYTES = 64 * 1024;
+const USER_AGENT = 'Switchyard-Webhooks/1';
+
+/** Signs a notification and POSTs it to its webhook through the URL guard; knows nothing of the database. */
+export class WebhookSender {
+  private agent: Agent | null = null;
+
+  constructor(private readonly options: WebhookSenderOptions) {}
+
+  /** One signed POST; never throws, every failure becomes the attempt's error text. */
+  async send(notification: OutgoingNotification, webhook: Receiver): Promise<AttemptResult> {
+    const { now, timeoutMs } = this.options;
+    const attemptedAt = now();
+    const started = performance.now();
+    const result = (fields: Partial<AttemptResult>): AttemptResult => ({
+      attemptedAt,
+      finishedAt: now(),
+      durationMs: Math.round(performance.now() - started),
+      status: null,
+      body: null,
+      error: null,
+      retryAfter: null,
+      ...fields,
+    });
+    const refusal = staticUrlRefusal(webhook.url, this.options.allowlist);
+    if (refusal !== null) return result({ error: `refused: the URL ${refusal}` });
+    let headers: Record<string, string>;
+    try {
+      headers = this.headers(notification, webhook, attemptedAt);
+    } catch {
+      return result({ error: "cannot open the webhook's signing secret (was the master key changed?)" });
+    }
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await request(webhook.url, {
+        method: 'POST',
+        headers,
+        body: notification.payload,
+        dispatcher: this.dispatcher(),
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const retryAfter = response.headers['retry-after'];
+      return result({
+        status: response.statusCode,
+        body: await readPrefix(response.body),
+        retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
+      });
+    } catch (error) {
+      return result({ error: describeError(error, signal.aborted, timeoutMs) });
+    }
+  }
+
+  /** Closes the kept-alive connections; the next send opens new ones. */
+  async close(): Promise<void> {
+    const agent = this.agent;
+    this.agent = null;
+    await agent?.close();
+  }
+
+  private headers(notification: OutgoingNotification, webhook: Receiver, at: Date): Record<string, string> {
+    const { masterKey } = this.options;
+    const secrets = [masterKey.open(webhook.secret_sealed, webhook.id)];
+    const previousUntil = webhook.previous_secret_expires_at;
+    if (
+      webhook.previous_secret_sealed !== null &&
+      previousUntil !== null &&
+      Date.parse(previousUntil) > at.getTime()
+    ) {
+      secrets.push(masterKey.open(webhook.previous_secret_sealed, `${webhook.id}:previous`));
+    }
+    return {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      ...standardWebhookHeaders({
+        id: notification.id,
+        timestamp: Math.floor(at.getTime() / 1000),
+        body: notification.payload,
+        secrets,
+      }),
+      'x-signature': chaingatewaySignature(secrets[0]!, notification.txid),
+    };
+  }
+
+  private dispatcher(): Agent {
+    const { allowlist, timeoutMs, connectionsPerOrigin, lookup } = this.options;
+    this.agent ??= guardedDispatcher(allowlist, {
+      connectTimeoutMs: timeoutMs,
+      connectionsPerOrigin,
+      ...(lookup === undefined ? {} : { lookup }),
+    });
+    return this.agent;
+  }
+}
+
+/** A 2xx is delivered; 410 gives up and disables; anything else retries if the webhook's policy allows. */
+export function classify(
+  notification: OutgoingNotification,
+  webhook: Receiver,
+  attempt: AttemptResult,
+): Verdict {
+  const status = attempt.status;
+  if (status !== null && status >= 200 && status < 300) return { outcome: 'delivered' };
+  // Standard Webhooks: 410 means the receiver is gone for good; stop sending to it.
+  if (status === 410) return { outcome: 'failed', disableReason: 'the endpoint answered 410 Gone' };
+  if (webhook.retry_policy === 'backoff') {
+    const delay = nextBackoffDelayMs(notification.attempts + 1, attempt.retryAfter, attempt.finishedAt);
+    if (delay !== null) {
+      return { outcome: 'retry_scheduled', nextAttemptAt: new Date(attempt.finishedAt.getTime() + delay) };
+    }
+  }
+  return { outcome: 'failed' };
+}
+
+/** The first KEEP_BYTES of a response as text; reading stops quietly on error or past DRAIN_BYTES. */
+async function readPrefix(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let seen = 0;
+  try {
+    for await (const chunk of body) {
+      if (kept < KEEP_BYTES) {
+        chunks.push(chunk);
+        kept += chunk.length;
+      }
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) break; // leaving the loop destroys the body (and its connection)
+    }
+  } catch {
+    // The status already decided the outcome; a body cut short is still worth keeping.
+  }
+  return cleanText(Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString('utf8'));
+}
+
+function describeError(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const timeoutCodes = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
+  if (timedOut || (typeof code === 'string' && timeoutCodes.includes(code)))
+    return `timed out after ${timeoutMs} ms`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'WEBHOOK_URL_REFUSED') return cleanText(`refused: ${message}`);
+  return cleanText(typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message);
+}
+
+/** Postgres text cannot hold NUL, and a stored text field stays small. */
+function cleanText(text: string): string {
+  return text.replaceAll('\u0000', '').slice(0, KEEP_BYTES);
+}
