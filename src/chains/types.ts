@@ -60,8 +60,11 @@ export interface ChainAdapter {
   getBlockNumber(): Promise<bigint>;
   /** Reads the chain height by height for the webhook watcher; chains without one have no watcher. */
   readonly follower?: BlockFollower;
-  /** Checks the node is reachable and on the configured chain; throws with a clear message if not. */
-  checkNode?(): Promise<void>;
+  /**
+   * Stops using one node endpoint (named as `endpointLabels` names it): it serves another chain or
+   * network. Returns how many endpoints are left in use.
+   */
+  disableEndpoint?(endpoint: string): number;
   /** Releases connections. */
   close(): Promise<void>;
 }

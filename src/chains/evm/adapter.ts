@@ -367,6 +367,10 @@ export class EvmAdapter implements ChainAdapter {
 
   // Lifecycle.
 
+  disableEndpoint(endpoint: string): number {
+    return this.#client.disableEndpoint(endpoint);
+  }
+
   async close(): Promise<void> {
     await this.#client.close();
   }

@@ -335,6 +335,10 @@ export class TronAdapter implements ChainAdapter {
     }
   }
 
+  disableEndpoint(endpoint: string): number {
+    return this.#client.disableEndpoint(endpoint);
+  }
+
   async close(): Promise<void> {
     await this.#client.close();
   }
