@@ -26,12 +26,12 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
     for (const chain of ctx.registry.chains()) {
       for (const network of NETWORKS) {
         if (!ctx.registry.networksOf(chain).includes(network)) continue;
-        const adapter = ctx.registry.get(chain, network);
-        if (!adapter.blockTransfers) continue;
+        const { follower } = ctx.registry.get(chain, network);
+        if (follower === undefined) continue;
         const watcher = new ChainWatcher({
           chain,
           network,
-          adapter: adapter as typeof adapter & Required<Pick<typeof adapter, 'blockTransfers'>>,
+          follower,
           db: ctx.store.db,
           logger: ctx.logger.child({ role: 'watcher', chain, network }),
           troubleLog: ctx.troubleLog,

@@ -23,6 +23,11 @@ export interface TronDevnetOptions {
   solidifyLag?: number;
   genesis?: GenesisOptions;
   /**
+   * The network id `/wallet/getnodeinfo` reports (java-tron's node.p2p.version: mainnet 11111, Nile
+   * 201910292), so a client can check which network the devnet stands for. Unset, it names none.
+   */
+  p2pVersion?: number;
+  /**
    * Keeps the chain in this file: a devnet started on a saved chain carries on from it (blocks,
    * transactions, balances, contracts and token addresses); the chain is saved on a timer and on close().
    */
@@ -96,7 +101,9 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
     saver.start();
   }
 
-  const server = createNodeServer(nodeRoutes(chain), (err) => console.error('[tron-devnet]', err));
+  const server = createNodeServer(nodeRoutes(chain, options.p2pVersion), (err) =>
+    console.error('[tron-devnet]', err),
+  );
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

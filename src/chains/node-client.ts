@@ -126,6 +126,8 @@ interface Endpoint {
   readonly headers: Record<string, string>;
   /** performance.now() time until which the endpoint is passed over; 0 when healthy. */
   unhealthyUntil: number;
+  /** Never used again: the node proved to serve another chain or network. */
+  disabled: boolean;
 }
 
 type AttemptOutcome =
@@ -208,6 +210,7 @@ export class NodeClient {
         baseQuery: url.search.slice(1),
         headers,
         unhealthyUntil: 0,
+        disabled: false,
       };
     });
     // Longest first, so a secret containing another is scrubbed whole.
@@ -238,6 +241,9 @@ export class NodeClient {
    */
   async request<T>(request: NodeRequest): Promise<T> {
     request.signal?.throwIfAborted();
+    if (this.#endpoints.every((endpoint) => endpoint.disabled)) {
+      throw new NodeUnavailableError(this.chain, this.network, ['every endpoint is disabled'], undefined);
+    }
     const attempts = this.#retries + 1;
     const reasons: string[] = [];
     let lastCause: unknown;
@@ -260,31 +266,48 @@ export class NodeClient {
     throw new NodeUnavailableError(this.chain, this.network, reasons, lastCause);
   }
 
+  /**
+   * Stops sending requests to the endpoint with this label (as `endpointLabels` names it), for good: it
+   * serves another chain or network. Returns how many endpoints are still in use.
+   */
+  disableEndpoint(label: string): number {
+    for (const endpoint of this.#endpoints) if (endpoint.label === label) endpoint.disabled = true;
+    return this.#endpoints.filter((endpoint) => !endpoint.disabled).length;
+  }
+
   /** Closes the connection pools, letting requests in flight finish. */
   async close(): Promise<void> {
     await Promise.all(this.#endpoints.map((endpoint) => endpoint.pool.close()));
   }
 
-  /** The first healthy endpoint in configured order; if none is, the one whose cool-down ends first. */
+  /**
+   * The first healthy endpoint in configured order; if none is, the one whose cool-down ends first.
+   * Disabled endpoints are never chosen (request() refuses when every endpoint is).
+   */
   #firstEndpoint(): number {
     const now = performance.now();
-    let soonest = 0;
+    let soonest = -1;
     for (const [i, endpoint] of this.#endpoints.entries()) {
+      if (endpoint.disabled) continue;
       if (endpoint.unhealthyUntil <= now) return i;
-      if (endpoint.unhealthyUntil < this.#endpoints[soonest]!.unhealthyUntil) soonest = i;
+      if (soonest === -1 || endpoint.unhealthyUntil < this.#endpoints[soonest]!.unhealthyUntil) soonest = i;
     }
     return soonest;
   }
 
-  /** Round robin from `current`, skipping endpoints in cool-down unless all of them are. */
+  /** Round robin from `current`, skipping endpoints in cool-down unless all of them are, and disabled ones. */
   #nextEndpoint(current: number): number {
     const now = performance.now();
     const count = this.#endpoints.length;
+    let fallback = -1;
     for (let step = 1; step <= count; step++) {
       const i = (current + step) % count;
-      if (this.#endpoints[i]!.unhealthyUntil <= now) return i;
+      const endpoint = this.#endpoints[i]!;
+      if (endpoint.disabled) continue;
+      if (endpoint.unhealthyUntil <= now) return i;
+      if (fallback === -1) fallback = i;
     }
-    return (current + 1) % count;
+    return fallback === -1 ? current : fallback;
   }
 
   #delayBeforeRetry(retry: number, retryAfterMs: number | undefined): number {

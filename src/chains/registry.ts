@@ -1,6 +1,5 @@
 import type { Config, NodeEndpointConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
 import { type ChainAdapter, type ChainName, NETWORKS, type Network } from './types.ts';
 
@@ -27,11 +26,21 @@ export type AdapterFactory = (context: AdapterContext) => ChainAdapter | null;
 /** Chain name -> adapter per network. Routes ask it for the adapter of the request's chain and network. */
 export class ChainRegistry {
   private readonly adapters = new Map<string, ChainAdapter>();
-  /** Chains whose node proved to be another chain: never served, whatever is asked. */
+  /** Chains whose nodes all proved to be another chain or network: never served, whatever is asked. */
   private readonly disabled = new Map<string, string>();
 
   disable(chain: ChainName, network: Network, reason: string): void {
     this.disabled.set(`${chain}:${network}`, reason);
+  }
+
+  /**
+   * One endpoint serves another chain or network: the adapter stops using it. When it was the last one
+   * (or the adapter cannot drop a single endpoint), the chain and network are disabled.
+   */
+  disableEndpoint(chain: ChainName, network: Network, endpoint: string, reason: string): void {
+    const adapter = this.adapters.get(`${chain}:${network}`);
+    const left = adapter?.disableEndpoint?.(endpoint) ?? 0;
+    if (left === 0) this.disable(chain, network, reason);
   }
 
   isDisabled(chain: ChainName, network: Network): boolean {
@@ -119,39 +128,4 @@ export function buildRegistry(
     }
   }
   return registry;
-}
-
-/**
- * Asks every node to prove it is the chain configured (EVM: eth_chainId; Tron: its genesis block). A node
- * on another chain disables that chain and network: sending there could move funds on the wrong chain.
- * An unreachable node is only logged; calls retry and fail over when used.
- */
-export async function checkNodes(
-  registry: ChainRegistry,
-  logger: Logger,
-  troubleLog: TroubleLog = new TroubleLog(),
-): Promise<void> {
-  const checks = registry.chains().flatMap((chain) =>
-    registry.networksOf(chain).map(async (network) => {
-      const adapter = registry.get(chain, network);
-      try {
-        await adapter.checkNode?.();
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (error instanceof ApiError && error.status === 502 && /chain id/.test(message)) {
-          registry.disable(chain, network, message);
-          logger.error({ chain, network }, `node check failed, chain disabled: ${message}`);
-        } else {
-          troubleLog.failed(
-            nodeCallsKey(chain, network),
-            logger,
-            { chain, network },
-            error,
-            'node not reachable at start',
-          );
-        }
-      }
-    }),
-  );
-  await Promise.all(checks);
 }

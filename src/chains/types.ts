@@ -1,3 +1,5 @@
+import type { BlockFollower } from './follower.ts';
+
 /** The networks every chain runs on; selected per request by the `X-Network` header. */
 export const NETWORKS = ['mainnet', 'testnet'] as const;
 export type Network = (typeof NETWORKS)[number];
@@ -43,15 +45,6 @@ export interface TransferEvent {
   time: Date;
 }
 
-/** One block as the webhook watchers need it: its place in the chain and every successful transfer in it. */
-export interface BlockTransfers {
-  number: bigint;
-  hash: string;
-  parentHash: string;
-  time: Date;
-  transfers: TransferEvent[];
-}
-
 /**
  * What every chain adapter offers, whatever its family. Family adapters (Tron, EVM, Solana, Bitcoin)
  * extend it with their own operations; routes of a family use the family type from the registry.
@@ -65,13 +58,13 @@ export interface ChainAdapter {
   isAddress(address: string): boolean;
   /** Current head block number. */
   getBlockNumber(): Promise<bigint>;
+  /** Reads the chain height by height for the webhook watcher; chains without one have no watcher. */
+  readonly follower?: BlockFollower;
   /**
-   * The block's successful transfers, normalized, with addresses in the form webhooks compare
-   * (webhooks/chain-rules.ts); null when the node has no such block yet. Chains without it have no watcher.
+   * Stops using one node endpoint (named as `endpointLabels` names it): it serves another chain or
+   * network. Returns how many endpoints are left in use.
    */
-  blockTransfers?(number: bigint): Promise<BlockTransfers | null>;
-  /** Checks the node is reachable and on the configured chain; throws with a clear message if not. */
-  checkNode?(): Promise<void>;
+  disableEndpoint?(endpoint: string): number;
   /** Releases connections. */
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
-import { checkNodes } from '../chains/registry.ts';
+import { CHAIN_FAMILIES } from '../chains/families.ts';
+import { checkNodes } from '../chains/network-check.ts';
 import { NETWORKS } from '../chains/types.ts';
 import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
@@ -123,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const metrics =
     config.metrics && (await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port));
   // In the background: a node that is slow to answer must not hold up the start.
-  void checkNodes(ctx.registry, ctx.logger, ctx.troubleLog);
+  void checkNodes(ctx.registry, CHAIN_FAMILIES, ctx.config, ctx.logger, ctx.troubleLog);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
   const sandbox: SandboxFile = {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
+import { TRON_NETWORK_IDS } from '../chains/tron/probe.ts';
 import type { Network } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import {
@@ -93,7 +94,10 @@ class TronDevnetFaucet implements Faucet {
   }
 }
 
-/** One Tron devnet per network, blocks every 3 s, with its demo tokens; its chain is kept in `dir`. */
+/**
+ * One Tron devnet per network, blocks every 3 s, with its demo tokens; its chain is kept in `dir`. It
+ * reports the network id of the network it stands for, so the gateway's network check accepts it.
+ */
 export async function startTronSandboxDevnet(
   network: Network,
   dir: string,
@@ -103,6 +107,7 @@ export async function startTronSandboxDevnet(
     blockIntervalMs: 3000,
     snapshotFile: path.join(dir, 'chain.json'),
     saveIntervalMs: settings.saveIntervalMs,
+    p2pVersion: TRON_NETWORK_IDS[network][0]!.id,
   });
   return {
     chain: 'tron',

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
+import type { BlockFollower, BlockParent, FollowedBlock } from '../chains/follower.ts';
 import { NodeError } from '../chains/node-client.ts';
-import type { BlockTransfers, ChainAdapter, ChainName, Network, TransferEvent } from '../chains/types.ts';
+import type { ChainName, Network, TransferEvent } from '../chains/types.ts';
 import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
 import type { Database } from '../store/schema.ts';
@@ -13,7 +14,8 @@ import { SubscriptionSync } from './subscription-sync.ts';
 export interface WatcherOptions {
   chain: ChainName;
   network: Network;
-  adapter: ChainAdapter & Required<Pick<ChainAdapter, 'blockTransfers'>>;
+  /** The family's reader of this chain and network: heights, blocks and how deep reorgs reach. */
+  follower: BlockFollower;
   db: Kysely<Database>;
   logger: Logger;
   /** Where step failures are told: one warning when they start, not one per retry. */
@@ -31,9 +33,6 @@ export interface WatcherOptions {
   batch?: number;
   now?: () => Date;
 }
-
-/** How far back a reorg may reach (and how many block hashes are kept to detect one). */
-export const REORG_DEPTH = 256;
 
 class LeaseLost extends Error {}
 
@@ -54,15 +53,17 @@ function lagGauge(registry: Registry): Gauge<'chain' | 'network'> {
  * transfers, and in ONE database transaction writes the notifications (the outbox), parks events waiting
  * for confirmations, releases those now deep enough, records the block hash and moves the cursor. A crash
  * at any point replays from the last committed block; the outbox's unique index makes the replay add
- * nothing. It follows the canonical chain by parent hash and unwinds reorgs. Node trouble only delays it:
- * a block that cannot be read is retried, never skipped.
+ * nothing. It follows the canonical chain by each block's parent reference and unwinds reorgs as deep as
+ * the family says they reach. A height the family calls skipped is passed; node trouble only delays it: a
+ * block that cannot be read is retried, never skipped.
  */
 export class ChainWatcher {
   private readonly sync: SubscriptionSync;
   private readonly lease: string;
   private readonly lag: Gauge<'chain' | 'network'>;
   private readonly now: () => Date;
-  private stopped = true;
+  /** Set by stop(): ends the loop and any step under way. A watcher never started can be stepped by hand. */
+  private stopped = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private lastIdleHeadCheck = 0;
@@ -75,7 +76,7 @@ export class ChainWatcher {
   }
 
   start(): void {
-    if (!this.stopped) return;
+    if (this.loop !== null) return;
     this.stopped = false;
     this.loop = this.run();
   }
@@ -84,6 +85,7 @@ export class ChainWatcher {
     this.stopped = true;
     this.wake?.();
     await this.loop;
+    this.loop = null;
     await releaseLease(this.options.db, this.lease, this.options.instanceId).catch(() => {});
   }
 
@@ -129,7 +131,7 @@ export class ChainWatcher {
    * Exposed for tests, which drive the watcher block by block.
    */
   async step(): Promise<{ progressed: boolean; idle: boolean }> {
-    const { db, instanceId, adapter } = this.options;
+    const { db, instanceId, follower } = this.options;
     const leaseMs = this.options.leaseMs ?? 15_000;
     if (this.options.enabled?.() === false) return { progressed: false, idle: true };
     if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now())))
@@ -144,7 +146,7 @@ export class ChainWatcher {
     }
     // Head first: every block up to it was mined before the subscriptions are read, so none is skipped for
     // a subscription made meanwhile.
-    const head = await adapter.getBlockNumber();
+    const head = await follower.head();
     await this.sync.refresh();
     const cursor = await this.cursor();
     const idle = this.sync.matcher.size === 0 && !(await this.hasPendingEvents());
@@ -160,19 +162,40 @@ export class ChainWatcher {
     let next = cursor.number + 1n;
     const last = cursor.number + BigInt(this.options.batch ?? 20);
     let progressed = false;
+    // The last height read as skipped since the last commit: the cursor moves past it at the end.
+    let skippedTo: bigint | null = null;
     while (next <= head && next <= last && !this.stopped) {
-      const block = await adapter.blockTransfers(next);
-      if (block === null) break;
-      const parent = await this.knownBlock(next - 1n);
-      if (parent !== null && parent !== block.parentHash) {
-        await this.unwind(next - 1n);
+      const reading = await follower.read(next);
+      if (reading.kind === 'not-yet') break;
+      if (reading.kind === 'skipped') {
+        skippedTo = next++;
+        continue;
+      }
+      const { block } = reading;
+      if (!(await this.buildsOnKnownChain(block))) {
+        await this.unwind(block.number - 1n);
         return { progressed: true, idle: false };
       }
       await this.commit(block);
+      skippedTo = null;
       progressed = true;
       next++;
     }
+    if (skippedTo !== null) {
+      await this.moveCursorPastSkipped(skippedTo);
+      progressed = true;
+    }
     return { progressed, idle: false };
+  }
+
+  /**
+   * True unless the block's parent differs from the last block processed below it: the parent must be that
+   * very block (height and hash), since the heights between were read as skipped. With no block kept below
+   * (just started, or idle until now) there is nothing to compare.
+   */
+  private async buildsOnKnownChain(block: FollowedBlock): Promise<boolean> {
+    const below = await this.lastKnownBlockBelow(block.number);
+    return below === null || (below.number === block.parent.number && below.hash === block.parent.hash);
   }
 
   private async cursor(): Promise<{ number: bigint; hash: string } | null> {
@@ -185,15 +208,31 @@ export class ChainWatcher {
     return row ? { number: BigInt(row.block_number), hash: row.block_hash } : null;
   }
 
-  private async knownBlock(number: bigint): Promise<string | null> {
+  private async lastKnownBlockBelow(height: bigint): Promise<BlockParent | null> {
     const row = await this.options.db
       .selectFrom('chain_blocks')
-      .select('block_hash')
+      .select(['block_number', 'block_hash'])
       .where('chain', '=', this.options.chain)
       .where('network', '=', this.options.network)
-      .where('block_number', '=', Number(number))
+      .where('block_number', '<', Number(height))
+      .orderBy('block_number', 'desc')
+      .limit(1)
       .executeTakeFirst();
-    return row?.block_hash ?? null;
+    return row ? { number: BigInt(row.block_number), hash: row.block_hash } : null;
+  }
+
+  /** The blocks kept at `tip` and below, newest first: those a reorg can replace and the one below them. */
+  private async knownBlocksFrom(tip: bigint): Promise<BlockParent[]> {
+    const rows = await this.options.db
+      .selectFrom('chain_blocks')
+      .select(['block_number', 'block_hash'])
+      .where('chain', '=', this.options.chain)
+      .where('network', '=', this.options.network)
+      .where('block_number', '<=', Number(tip))
+      .where('block_number', '>=', Number(tip) - this.options.follower.finality.reorgDepth)
+      .orderBy('block_number', 'desc')
+      .execute();
+    return rows.map((row) => ({ number: BigInt(row.block_number), hash: row.block_hash }));
   }
 
   private async hasPendingEvents(): Promise<boolean> {
@@ -220,8 +259,19 @@ export class ChainWatcher {
     });
   }
 
+  /**
+   * Heights up to `height` hold no block: only the cursor moves. No hash is kept for them, so the next
+   * block's parent is compared with the last real block.
+   */
+  private async moveCursorPastSkipped(height: bigint): Promise<void> {
+    await this.options.db.transaction().execute(async (trx) => {
+      await this.holdLease(trx);
+      await this.saveCursor(trx, height, '');
+    });
+  }
+
   /** Everything one block changes, atomically: outbox rows, parked and released events, hash, cursor. */
-  private async commit(block: BlockTransfers): Promise<void> {
+  private async commit(block: FollowedBlock): Promise<void> {
     const { chain, network } = this.options;
     const now = this.now();
     const matches = block.transfers.flatMap((transfer) =>
@@ -256,19 +306,19 @@ export class ChainWatcher {
           network,
           block_number: Number(block.number),
           block_hash: block.hash,
-          parent_hash: block.parentHash,
+          parent_hash: block.parent.hash,
         })
         .onConflict((oc) =>
           oc
             .columns(['chain', 'network', 'block_number'])
-            .doUpdateSet({ block_hash: block.hash, parent_hash: block.parentHash }),
+            .doUpdateSet({ block_hash: block.hash, parent_hash: block.parent.hash }),
         )
         .execute();
       await trx
         .deleteFrom('chain_blocks')
         .where('chain', '=', chain)
         .where('network', '=', network)
-        .where('block_number', '<', Number(block.number) - REORG_DEPTH)
+        .where('block_number', '<', Number(block.number) - this.options.follower.finality.reorgDepth)
         .execute();
       await this.saveCursor(trx, block.number, block.hash);
     });
@@ -313,19 +363,22 @@ export class ChainWatcher {
   }
 
   /**
-   * The block after `tip` does not build on the block we processed there: walk back to the last block the
-   * node still has, then drop what was built above it. Events not yet notified (parked, or queued and not
-   * yet attempted) are dropped; a notified transfer that left the chain gets a `reverted` notification for
-   * subscriptions that ask for them.
+   * The block after `tip` does not build on the blocks we processed: walk back through the kept blocks to
+   * the last one the node still has at its height, then drop what was built above it. With none of them
+   * left (a reorg deeper than the family's reorg depth), everything kept is dropped and the watcher reads
+   * again from below the oldest. Events not yet notified (parked, or queued and not yet attempted) are dropped; a notified
+   * transfer that left the chain gets a `reverted` notification for subscriptions that ask for them.
    */
   private async unwind(tip: bigint): Promise<void> {
-    const { chain, network, adapter, logger } = this.options;
-    let ancestor = tip;
-    for (; ancestor > tip - BigInt(REORG_DEPTH) && ancestor >= 0n; ancestor--) {
-      const known = await this.knownBlock(ancestor);
-      if (known === null) break;
-      const canonical = await adapter.blockTransfers(ancestor);
-      if (canonical?.hash === known) break;
+    const { chain, network, follower, logger } = this.options;
+    const known = await this.knownBlocksFrom(tip);
+    let ancestor = (known.at(-1)?.number ?? tip + 1n) - 1n;
+    for (const block of known) {
+      const canonical = await follower.read(block.number);
+      if (canonical.kind === 'block' && canonical.block.hash === block.hash) {
+        ancestor = block.number;
+        break;
+      }
     }
     const now = this.now();
     logger.warn({ chain, network, from: tip.toString(), to: ancestor.toString() }, 'reorg: unwinding');

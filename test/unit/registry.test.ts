@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildRegistry, ChainRegistry, checkNodes } from '../../src/chains/registry.ts';
+import { buildRegistry, ChainRegistry } from '../../src/chains/registry.ts';
 import type { ChainAdapter, ChainName, Network } from '../../src/chains/types.ts';
 import { loadConfig } from '../../src/config.ts';
-import { ApiError } from '../../src/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 
 /** The smallest adapter: enough to exercise the registry's lookups, not a chain. */
@@ -49,28 +48,5 @@ describe('ChainRegistry', () => {
     expect(registry.networksOf('tron')).toEqual(['mainnet', 'testnet']);
     await registry.closeAll();
     expect(closed.sort()).toEqual(['tron:mainnet', 'tron:testnet']);
-  });
-});
-
-describe('checkNodes', () => {
-  it('disables a chain whose node is another chain, and only logs one that is unreachable', async () => {
-    const registry = new ChainRegistry();
-    registry.register({
-      ...adapter('ethereum', 'mainnet'),
-      checkNode: async () => {
-        throw new ApiError(502, 'ethereum mainnet node reports chain id 11155111, expected 1');
-      },
-    });
-    registry.register({
-      ...adapter('tron', 'mainnet'),
-      checkNode: async () => {
-        throw new Error('connect ECONNREFUSED');
-      },
-    });
-    await checkNodes(registry, createLogger('silent'));
-    expect(registry.isDisabled('ethereum', 'mainnet')).toBe(true);
-    expect(() => registry.get('ethereum', 'mainnet')).toThrow(/disabled: .*chain id 11155111/);
-    expect(registry.isDisabled('tron', 'mainnet')).toBe(false);
-    expect(registry.get('tron', 'mainnet').chain).toBe('tron');
   });
 });

@@ -5,6 +5,7 @@ import { accountRoutes } from './account-routes.ts';
 import { blockRoutes } from './block-routes.ts';
 import { buildRoutes } from './build-routes.ts';
 import { contractRoutes } from './contract-routes.ts';
+import { nodeInfoRoutes } from './node-info-routes.ts';
 import type { Handler, Routes } from './server.ts';
 
 const SOLIDITY_ENDPOINTS = [
@@ -29,8 +30,9 @@ const SOLIDITY_ENDPOINTS = [
   'estimateenergy',
 ];
 
-export function nodeRoutes(chain: TronChain): Routes {
+export function nodeRoutes(chain: TronChain, p2pVersion?: number): Routes {
   const wallet: Record<string, Handler> = {
+    ...nodeInfoRoutes(chain, p2pVersion),
     ...blockRoutes(chain),
     ...accountRoutes(chain),
     ...buildRoutes(chain),

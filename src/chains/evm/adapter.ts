@@ -6,9 +6,10 @@
  */
 import { type Address, encodeFunctionData, type Hex, isHex } from 'viem';
 import type { NodeEndpointConfig } from '../../config.ts';
+import type { BlockFollower } from '../follower.ts';
 import { NodeClient } from '../node-client.ts';
 import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { BlockTransfers, ChainAdapter, Network } from '../types.ts';
+import type { ChainAdapter, Network } from '../types.ts';
 import { ERC20_ABI, ERC721_ABI } from './abi.ts';
 import { EvmBlockReader } from './block-transfers.ts';
 import { EVM_CHAINS, type EvmChainConfig, type EvmChainName, type EvmNetworkConfig } from './chains.ts';
@@ -68,12 +69,13 @@ export class EvmAdapter implements ChainAdapter {
   readonly nativeDecimals = 18;
   readonly chainId: number;
   readonly config: EvmChainConfig;
+  /** Reads blocks with their successful transfers for the webhook watcher (block-transfers.ts). */
+  readonly follower: BlockFollower;
 
   readonly #client: NodeClient;
   readonly #rpc: EvmRpc;
   readonly #tokens: EvmTokenReader;
   readonly #fees: EvmFeeOracle;
-  readonly #blocks: EvmBlockReader;
   /** Contracts whose Transfer logs were seen but that do not answer decimals(): raw units (0). */
   readonly #noDecimals = new Set<string>();
 
@@ -100,12 +102,17 @@ export class EvmAdapter implements ChainAdapter {
     this.#rpc = new EvmRpc(this.#client);
     this.#tokens = new EvmTokenReader(this.#rpc);
     this.#fees = new EvmFeeOracle(this.#rpc, this.config, networkConfig);
-    this.#blocks = new EvmBlockReader(
+    const blocks = new EvmBlockReader(
       this.#rpc,
       (contract) => this.#watchedDecimals(contract),
       this.chain,
       this.network,
     );
+    this.follower = {
+      finality: networkConfig.finality,
+      head: () => this.getBlockNumber(),
+      read: (height) => blocks.read(height),
+    };
   }
 
   /** JSON-RPC over this adapter's NodeClient; `rpc.transport()` makes it a viem transport. */
@@ -162,11 +169,6 @@ export class EvmAdapter implements ChainAdapter {
     else if (['latest', 'earliest', 'pending', 'safe', 'finalized'].includes(text)) tag = text;
     else throw new EvmInputError('block must be a block number or a 32-byte hex block hash');
     return this.#object(await this.#call('eth_getBlockByNumber', [tag, includeTransactions]));
-  }
-
-  /** Every successful transfer of block `number` (see block-transfers.ts); null before the node has it. */
-  blockTransfers(number: bigint): Promise<BlockTransfers | null> {
-    return this.#blocks.read(number);
   }
 
   async getTransaction(hash: string): Promise<RpcObject | null> {
@@ -364,6 +366,10 @@ export class EvmAdapter implements ChainAdapter {
   }
 
   // Lifecycle.
+
+  disableEndpoint(endpoint: string): number {
+    return this.#client.disableEndpoint(endpoint);
+  }
 
   async close(): Promise<void> {
     await this.#client.close();

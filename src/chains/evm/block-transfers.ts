@@ -18,7 +18,8 @@
  * transaction. Each receipt must name this block's hash: a reorg between the calls throws, and the
  * watcher retries the block instead of mixing two chains.
  */
-import type { BlockTransfers, Network, TransferEvent } from '../types.ts';
+import type { FollowedBlock, HeightReading } from '../follower.ts';
+import type { Network, TransferEvent } from '../types.ts';
 import { type EvmChainName, type EvmTransferTypes, evmTransferTypes } from './chains.ts';
 import { EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';
@@ -51,16 +52,20 @@ export class EvmBlockReader {
     this.#types = evmTransferTypes(chain);
   }
 
-  /** The block's successful transfers; null when the node has no block `number` yet. */
-  async read(number: bigint): Promise<BlockTransfers | null> {
+  /** The block's successful transfers; `not-yet` when the node has no block `number` (EVM never skips one). */
+  async read(number: bigint): Promise<HeightReading> {
     const block = await this.#rpc.request<Json | null>('eth_getBlockByNumber', [hex(number), true]);
-    if (block === null) return null;
+    if (block === null) return { kind: 'not-yet' };
+    return { kind: 'block', block: await this.#followed(number, block) };
+  }
+
+  async #followed(number: bigint, block: Json): Promise<FollowedBlock> {
     const hash = text(block['hash'], 'block hash').toLowerCase();
-    const parentHash = text(block['parentHash'], 'parent hash').toLowerCase();
+    const parent = { number: number - 1n, hash: text(block['parentHash'], 'parent hash').toLowerCase() };
     const time = new Date(Number(BigInt(text(block['timestamp'], 'timestamp'))) * 1000);
     const transactions = (block['transactions'] ?? []) as Json[];
     const transfers: TransferEvent[] = [];
-    if (transactions.length === 0) return { number, hash, parentHash, time, transfers };
+    if (transactions.length === 0) return { number, hash, parent, time, transfers };
 
     const receipts = await this.#receipts(number, hash, transactions);
     const base = { chain: this.#chain, network: this.#network, blockNumber: number, blockHash: hash, time };
@@ -98,7 +103,7 @@ export class EvmBlockReader {
           });
       }
     }
-    return { number, hash, parentHash, time, transfers };
+    return { number, hash, parent, time, transfers };
   }
 
   async #logTransfer(log: Json) {

@@ -1,8 +1,10 @@
 /**
  * The EVM chains this gateway serves and how each differs: chain ids, native coin, fee model, the API's
- * token path segments and public default endpoints. Everything chain-specific lives in this one table.
+ * token path segments, finality and public default endpoints. Everything chain-specific lives in this one
+ * table.
  */
 import type { NodeEndpointConfig } from '../../config.ts';
+import type { Finality } from '../follower.ts';
 import type { Network } from '../types.ts';
 
 export const EVM_CHAIN_NAMES = ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const;
@@ -27,6 +29,8 @@ export interface EvmNetworkConfig {
    * (Polygon enforces a minimum tip).
    */
   minPriorityFeeWei: bigint;
+  /** How deep the webhook watcher follows reorgs, and when a block is final. */
+  finality: Finality;
   endpoints: NodeEndpointConfig[];
 }
 
@@ -42,6 +46,18 @@ export interface EvmChainConfig {
 }
 
 const GWEI = 1_000_000_000n;
+
+/** Proof of stake finalizes a checkpoint two epochs (64 slots) back; nothing older can be reverted. */
+const ETHEREUM_FINALITY: Finality = { finalityDepth: 64, reorgDepth: 64 };
+/** Fast finality usually settles a block in 2; without it, 2/3 of the 21 validators + 1 = 15 blocks. */
+const BSC_FINALITY: Finality = { finalityDepth: 15, reorgDepth: 15 };
+/** Bor reorgs of over 100 blocks were seen before milestones (2023): keep the 256 the watcher always kept. */
+const POLYGON_FINALITY: Finality = { finalityDepth: 256, reorgDepth: 256 };
+/**
+ * The sequencer's order does not reorg (64 is a margin); a block is final once its batch is final on L1,
+ * about 20 minutes or 4800 blocks of 0.25 s.
+ */
+const ARBITRUM_FINALITY: Finality = { finalityDepth: 4800, reorgDepth: 64 };
 
 function endpoints(...urls: string[]): NodeEndpointConfig[] {
   return urls.map((url) => ({ url, headers: {} }));
@@ -59,12 +75,14 @@ export const EVM_CHAINS: Readonly<Record<EvmChainName, EvmChainConfig>> = {
         chainId: 1,
         name: 'Ethereum',
         minPriorityFeeWei: 0n,
+        finality: ETHEREUM_FINALITY,
         endpoints: endpoints('https://ethereum-rpc.publicnode.com', 'https://eth.drpc.org'),
       },
       testnet: {
         chainId: 11155111,
         name: 'Sepolia',
         minPriorityFeeWei: 0n,
+        finality: ETHEREUM_FINALITY,
         endpoints: endpoints('https://ethereum-sepolia-rpc.publicnode.com', 'https://sepolia.drpc.org'),
       },
     },
@@ -80,12 +98,14 @@ export const EVM_CHAINS: Readonly<Record<EvmChainName, EvmChainConfig>> = {
         chainId: 56,
         name: 'BNB Smart Chain',
         minPriorityFeeWei: 0n,
+        finality: BSC_FINALITY,
         endpoints: endpoints('https://bsc-dataseed.bnbchain.org', 'https://bsc-rpc.publicnode.com'),
       },
       testnet: {
         chainId: 97,
         name: 'BNB Smart Chain testnet',
         minPriorityFeeWei: 0n,
+        finality: BSC_FINALITY,
         endpoints: endpoints(
           'https://data-seed-prebsc-1-s1.bnbchain.org:8545',
           'https://bsc-testnet-rpc.publicnode.com',
@@ -104,12 +124,14 @@ export const EVM_CHAINS: Readonly<Record<EvmChainName, EvmChainConfig>> = {
         chainId: 137,
         name: 'Polygon PoS',
         minPriorityFeeWei: 25n * GWEI,
+        finality: POLYGON_FINALITY,
         endpoints: endpoints('https://polygon-rpc.com', 'https://polygon-bor-rpc.publicnode.com'),
       },
       testnet: {
         chainId: 80002,
         name: 'Polygon Amoy',
         minPriorityFeeWei: 25n * GWEI,
+        finality: POLYGON_FINALITY,
         endpoints: endpoints(
           'https://rpc-amoy.polygon.technology',
           'https://polygon-amoy-bor-rpc.publicnode.com',
@@ -128,12 +150,14 @@ export const EVM_CHAINS: Readonly<Record<EvmChainName, EvmChainConfig>> = {
         chainId: 42161,
         name: 'Arbitrum One',
         minPriorityFeeWei: 0n,
+        finality: ARBITRUM_FINALITY,
         endpoints: endpoints('https://arb1.arbitrum.io/rpc', 'https://arbitrum-one-rpc.publicnode.com'),
       },
       testnet: {
         chainId: 421614,
         name: 'Arbitrum Sepolia',
         minPriorityFeeWei: 0n,
+        finality: ARBITRUM_FINALITY,
         endpoints: endpoints(
           'https://sepolia-rollup.arbitrum.io/rpc',
           'https://arbitrum-sepolia-rpc.publicnode.com',

@@ -4,13 +4,15 @@
  * from the adapter context (timeouts, retries, failover across the configured endpoints).
  */
 import type { NodeEndpointConfig } from '../../config.ts';
+import type { BlockFollower } from '../follower.ts';
 import { NodeClient } from '../node-client.ts';
 import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { BlockTransfers, ChainAdapter, Network } from '../types.ts';
+import type { ChainAdapter, Network } from '../types.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
 import { readTronBlock, type TokenDecimals } from './block-transfers.ts';
 import { TronContractError, TronInputError, TronInvalidResponseError } from './errors.ts';
 import { type ContractCallArgs, TronFeeEstimator } from './fee-estimator.ts';
+import { TRON_FINALITY } from './finality.ts';
 import { TronHeadReader } from './head.ts';
 import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from './keys.ts';
 import { type NodeJson, TronNodeApi } from './node-api.ts';
@@ -55,6 +57,8 @@ export class TronAdapter implements ChainAdapter {
   readonly network: Network;
   readonly nativeSymbol = 'TRX';
   readonly nativeDecimals = 6;
+  /** Reads blocks with their successful transfers for the webhook watcher (block-transfers.ts). */
+  readonly follower: BlockFollower;
 
   readonly #client: NodeClient;
   readonly #node: TronNodeApi;
@@ -83,6 +87,11 @@ export class TronAdapter implements ChainAdapter {
       prices: () => this.#feePrices(),
       resources: (address) => this.getAccountResources(address),
     });
+    this.follower = {
+      finality: TRON_FINALITY[options.network],
+      head: () => this.getBlockNumber(),
+      read: (height) => readTronBlock(this.#node, this.#watchedTokens, this.network, height),
+    };
   }
 
   // Addresses and keys.
@@ -130,11 +139,6 @@ export class TronAdapter implements ChainAdapter {
       throw new TronInputError('block must be a block number or a 64-character hex block id');
     }
     return emptyToNull(block);
-  }
-
-  /** The block's successful transfers for the webhook watcher; null until the node has the block. */
-  blockTransfers(number: bigint): Promise<BlockTransfers | null> {
-    return readTronBlock(this.#node, this.#watchedTokens, this.network, number);
   }
 
   /** Decimals for transfers found in blocks: a contract that is not a real TRC20 reports raw units (0). */
@@ -329,6 +333,10 @@ export class TronAdapter implements ChainAdapter {
     if (typeof block['blockID'] !== 'string') {
       throw new TronInvalidResponseError(`tron ${this.network} node did not return its genesis block`);
     }
+  }
+
+  disableEndpoint(endpoint: string): number {
+    return this.#client.disableEndpoint(endpoint);
   }
 
   async close(): Promise<void> {

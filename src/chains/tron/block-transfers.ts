@@ -1,4 +1,5 @@
-import type { BlockTransfers, Network, TransferEvent } from '../types.ts';
+import type { HeightReading } from '../follower.ts';
+import type { Network, TransferEvent } from '../types.ts';
 import { toBase58Address } from './address.ts';
 import type { TronNodeApi } from './node-api.ts';
 
@@ -15,17 +16,18 @@ type Json = Record<string, unknown>;
 /**
  * Every successful transfer of one Tron block: TRX and TRC10 from the transactions themselves, TRC20 and
  * TRC721 from the Transfer logs of their receipts. Failed transactions (ret != SUCCESS, receipt FAILED)
- * carry no transfer. TRX moved inside contract calls (internal transactions) is not reported.
+ * carry no transfer. TRX moved inside contract calls (internal transactions) is not reported. Tron
+ * never skips a height: a block the node does not have is one it has not reached yet.
  */
 export async function readTronBlock(
   node: TronNodeApi,
   tokens: TokenDecimals,
   network: Network,
   number: bigint,
-): Promise<BlockTransfers | null> {
+): Promise<HeightReading> {
   const block = await node.getBlockByNum(number);
   const header = (block['block_header'] as Json | undefined)?.['raw_data'] as Json | undefined;
-  if (!header || typeof block['blockID'] !== 'string') return null;
+  if (!header || typeof block['blockID'] !== 'string') return { kind: 'not-yet' };
   const time = new Date(Number(header['timestamp'] ?? 0));
   const base = {
     chain: 'tron' as const,
@@ -94,7 +96,8 @@ export async function readTronBlock(
       }
     }
   }
-  return { number, hash: base.blockHash, parentHash: String(header['parentHash']), time, transfers };
+  const parent = { number: number - 1n, hash: String(header['parentHash']) };
+  return { kind: 'block', block: { number, hash: base.blockHash, parent, time, transfers } };
 }
 
 async function logTransfer(log: Json, tokens: TokenDecimals) {

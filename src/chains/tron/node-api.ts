@@ -57,6 +57,11 @@ export class TronNodeApi {
     return value as NodeJson;
   }
 
+  /** The node's head and configuration, its network id among them. */
+  getNodeInfo(): Promise<NodeJson> {
+    return this.call('getnodeinfo');
+  }
+
   // Blocks and transactions.
   getNowBlock(solidity = false): Promise<NodeJson> {
     return this.call('getnowblock', {}, { solidity });

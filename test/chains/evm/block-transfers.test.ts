@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
 import { TRANSFER_TOPIC } from '../../../src/chains/evm/block-transfers.ts';
 import type { EvmAdapter, EvmChainName } from '../../../src/chains/evm/index.ts';
-import type { BlockTransfers } from '../../../src/chains/types.ts';
+import type { FollowedBlock } from '../../../src/chains/follower.ts';
 import { devnetAdapter } from './helpers.ts';
 
 const ETHER = 10n ** 18n;
@@ -35,7 +35,7 @@ async function receipt(devnet: EvmDevnet, hash: Hex) {
 
 const hexValue = (n: bigint) => `0x${n.toString(16)}`;
 
-describe('EvmAdapter.blockTransfers on a real anvil block', () => {
+describe('EvmAdapter.follower on a real anvil block', () => {
   let devnet: EvmDevnet;
   let adapter: EvmAdapter;
   let proxy: http.Server;
@@ -145,7 +145,7 @@ describe('EvmAdapter.blockTransfers on a real anvil block', () => {
     await devnet?.close();
   });
 
-  function expectBlock(block: BlockTransfers | null) {
+  function expectBlock(block: FollowedBlock | null) {
     expect(block).not.toBeNull();
     const { sender, caller } = {
       sender: devnet.accounts[0]!.address.toLowerCase(),
@@ -153,7 +153,7 @@ describe('EvmAdapter.blockTransfers on a real anvil block', () => {
     };
     expect(block!.number).toBe(blockNumber);
     expect(block!.hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(block!.parentHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(block!.parent.hash).toMatch(/^0x[0-9a-f]{64}$/);
     const base = {
       chain: 'ethereum',
       network: 'mainnet',
@@ -214,29 +214,29 @@ describe('EvmAdapter.blockTransfers on a real anvil block', () => {
   }
 
   it('reports the native, ERC20 and ERC721 transfers of the block, not the reverted transaction', async () => {
-    const block = await adapter.blockTransfers(blockNumber);
+    const block = await blockAt(adapter, blockNumber);
     expectBlock(block);
     const header = await adapter.getBlock(blockNumber.toString());
     expect(block!.hash).toBe(header!['hash']);
-    expect(block!.parentHash).toBe(header!['parentHash']);
+    expect(block!.parent).toEqual({ number: blockNumber - 1n, hash: header!['parentHash'] });
     expect(block!.time.getTime()).toBe(Number(BigInt(header!['timestamp'] as string)) * 1000);
   });
 
   it('reads the same block through per-transaction receipts when the node lacks eth_getBlockReceipts', async () => {
-    const block = await fallbackAdapter.blockTransfers(blockNumber);
+    const block = await blockAt(fallbackAdapter, blockNumber);
     expectBlock(block);
-    expect(block).toEqual(await adapter.blockTransfers(blockNumber));
-    await fallbackAdapter.blockTransfers(blockNumber);
+    expect(block).toEqual(await blockAt(adapter, blockNumber));
+    await blockAt(fallbackAdapter, blockNumber);
     // Asked once, then remembered; five receipts per read.
     expect(proxied.filter((m) => m === 'eth_getBlockReceipts')).toHaveLength(1);
     expect(proxied.filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(10);
   });
 
-  it('returns null for a block the node does not have yet, and an empty list for an empty block', async () => {
+  it('answers not-yet for a block the node does not have yet, and an empty list for an empty block', async () => {
     const head = await adapter.getBlockNumber();
-    expect(await adapter.blockTransfers(head + 1n)).toBeNull();
+    expect(await adapter.follower.read(head + 1n)).toEqual({ kind: 'not-yet' });
     const empty = await devnet.mine(1);
-    expect((await adapter.blockTransfers(empty))!.transfers).toEqual([]);
+    expect((await blockAt(adapter, empty))!.transfers).toEqual([]);
   });
 });
 
@@ -245,7 +245,7 @@ describe.each([
   ['polygon', 'POL', 'ERC20', 'ERC721'],
   ['arbitrum', 'ETH', 'ERC20', 'ERC721'],
 ] as [EvmChainName, string, string, string][])(
-  'blockTransfers types on %s',
+  'followed block transfer types on %s',
   (chain, native, fungible, nft) => {
     let devnet: EvmDevnet;
     let adapter: EvmAdapter;
@@ -263,7 +263,7 @@ describe.each([
     it('names each transfer with the chain’s own type', async () => {
       const to = '0x00000000000000000000000000000000000000d4';
       const blockOf = async (hash: Hex) =>
-        (await adapter.blockTransfers(BigInt((await receipt(devnet, hash)).blockNumber)))!;
+        (await blockAt(adapter, BigInt((await receipt(devnet, hash)).blockNumber)))!;
       const coin = await blockOf(await devnet.faucetNative(to, 7n));
       expect(coin.transfers).toMatchObject([{ chain, type: native, to, amountRaw: 7n, decimals: 18 }]);
       const token = await blockOf(await devnet.faucetErc20(devnet.tokens.erc20.USDT, to, 9n));
@@ -278,10 +278,16 @@ describe.each([
         },
       ]);
       const id = await devnet.faucetErc721(devnet.tokens.erc721.NFT, to);
-      const minted = await adapter.blockTransfers(await adapter.getBlockNumber());
+      const minted = await blockAt(adapter, await adapter.getBlockNumber());
       expect(minted!.transfers).toMatchObject([
         { chain, type: nft, to, tokenId: id.toString(), amountRaw: 1n, decimals: 0 },
       ]);
     });
   },
 );
+
+/** The block the follower reads at `height`; null when it reads none there. */
+async function blockAt(adapter: EvmAdapter, height: bigint): Promise<FollowedBlock | null> {
+  const reading = await adapter.follower.read(height);
+  return reading.kind === 'block' ? reading.block : null;
+}

@@ -131,16 +131,16 @@ describe('a token call to an address without code, mined', () => {
       status: 'FAILED',
       reason: expect.stringMatching(/^no Transfer event from 0x[0-9a-f]{40}/),
     });
-    const block = await adapter.blockTransfers(BigInt(String(receipt['blockNumber'])));
-    expect(block!.transfers.filter((t) => t.txid === hash)).toEqual([]);
+    const block = await adapter.follower.read(BigInt(String(receipt['blockNumber'])));
+    expect(block.kind === 'block' && block.block.transfers.filter((t) => t.txid === hash)).toEqual([]);
     // With coin attached, the coin did move: that part is a native transfer, and only that.
     const paid = await devnet.rpc<Hex>('eth_sendTransaction', [
       { from, to: noCode(), data, value: `0x${ETHER.toString(16)}`, gas: `0x${(100_000n).toString(16)}` },
     ]);
     const paidReceipt = await mined(paid);
-    const paidBlock = await adapter.blockTransfers(BigInt(String(paidReceipt['blockNumber'])));
-    expect(paidBlock!.transfers.filter((t) => t.txid === paid)).toMatchObject([
-      { type: 'ETH', contractAddress: null, amountRaw: ETHER },
-    ]);
+    const paidBlock = await adapter.follower.read(BigInt(String(paidReceipt['blockNumber'])));
+    expect(
+      paidBlock.kind === 'block' && paidBlock.block.transfers.filter((t) => t.txid === paid),
+    ).toMatchObject([{ type: 'ETH', contractAddress: null, amountRaw: ETHER }]);
   });
 });

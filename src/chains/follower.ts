@@ -1,0 +1,48 @@
+/**
+ * The block follower contract: how the webhook watcher reads a chain, height by height, whatever the
+ * family. Heights are the family's own numbering (block numbers; slots where a chain can skip one), and a
+ * block names its parent by height and hash, since on a chain that skips heights the parent of height n
+ * is not always n - 1.
+ */
+import type { TransferEvent } from './types.ts';
+
+/** The block a block builds on. */
+export interface BlockParent {
+  number: bigint;
+  hash: string;
+}
+
+/** One block as the watcher needs it: its place in the chain and every successful transfer in it. */
+export interface FollowedBlock {
+  number: bigint;
+  hash: string;
+  parent: BlockParent;
+  time: Date;
+  /** Normalized, with addresses in the form webhooks compare (webhooks/chain-rules.ts). */
+  transfers: TransferEvent[];
+}
+
+/**
+ * What the node has at one height: a block; `skipped`, a height that will never hold a block (the next
+ * block's parent lies further back); or `not-yet`, a height the node has not reached.
+ */
+export type HeightReading =
+  | { kind: 'block'; block: FollowedBlock }
+  | { kind: 'skipped' }
+  | { kind: 'not-yet' };
+
+/** How deep a block must be before it stays, as the family declares it for one network. */
+export interface Finality {
+  /** Blocks built on top of a block after which it can no longer leave the chain. */
+  finalityDepth: number;
+  /** How far back a reorg can reach: how many block hashes the watcher keeps and how deep it unwinds. */
+  reorgDepth: number;
+}
+
+/** A family's follower for one chain and network. */
+export interface BlockFollower {
+  readonly finality: Finality;
+  /** The highest height the node has. */
+  head(): Promise<bigint>;
+  read(height: bigint): Promise<HeightReading>;
+}

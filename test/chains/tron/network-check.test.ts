@@ -1,0 +1,89 @@
+/**
+ * Tron nodes on the wrong network, as the gateway meets them at start: the project's Tron devnet, started
+ * once as a mainnet node and once as a Nile node, configured where they do and do not belong.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
+import { CHAIN_FAMILIES } from '../../../src/chains/families.ts';
+import { checkNodes } from '../../../src/chains/network-check.ts';
+import { buildRegistry } from '../../../src/chains/registry.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createLogger } from '../../../src/logger.ts';
+
+let mainnetNode: TronDevnet;
+let nileNode: TronDevnet;
+let unnamedNode: TronDevnet;
+
+beforeAll(async () => {
+  [mainnetNode, nileNode, unnamedNode] = await Promise.all([
+    startTronDevnet({ blockIntervalMs: null, p2pVersion: 11111 }),
+    startTronDevnet({ blockIntervalMs: null, p2pVersion: 201910292 }),
+    startTronDevnet({ blockIntervalMs: null }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([mainnetNode?.close(), nileNode?.close(), unnamedNode?.close()]);
+});
+
+describe('a Tron node on the wrong network', () => {
+  it('is disabled with one log line, and the chain carries on over the right node', async () => {
+    const config = loadConfig({
+      TRON_MAINNET_URLS: unnamedNode.url,
+      TRON_TESTNET_URLS: `${mainnetNode.url},${nileNode.url}`,
+      TRON_API_KEY: 'secret-api-key',
+    });
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger(
+      'info',
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    );
+    const families = { tron: CHAIN_FAMILIES.tron! };
+    const registry = buildRegistry(config, logger, families);
+    try {
+      await checkNodes(registry, families, config, logger);
+      const host = new URL(mainnetNode.url).host;
+      expect(lines.filter((line) => line.level === 50).map((line) => line.msg)).toEqual([
+        `tron testnet node ${host} is on another network: expected network id 201910292 (Nile) or 1 (Shasta), found network id 11111 (mainnet); endpoint disabled`,
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('secret-api-key');
+
+      expect(registry.isDisabled('tron', 'testnet')).toBe(false);
+      const testnet = registry.get('tron', 'testnet');
+      await nileNode.mine(3);
+      expect(await testnet.getBlockNumber()).toBe(BigInt(nileNode.chain.head.header.number));
+
+      // A node that names no network is kept, with a warning.
+      expect(registry.isDisabled('tron', 'mainnet')).toBe(false);
+      expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+        `tron mainnet node ${new URL(unnamedNode.url).host} does not tell its network (expected network id 11111 (mainnet))`,
+      ]);
+    } finally {
+      await registry.closeAll();
+    }
+  });
+
+  it('leaves nothing to serve when it was the only node: the chain answers 503', async () => {
+    const config = loadConfig({ TRON_MAINNET_URLS: nileNode.url });
+    const families = { tron: CHAIN_FAMILIES.tron! };
+    const registry = buildRegistry(config, createLogger('silent'), families);
+    try {
+      await checkNodes(registry, families, config, createLogger('silent'));
+      expect(registry.isDisabled('tron', 'mainnet')).toBe(true);
+      expect(() => registry.get('tron', 'mainnet')).toThrow(
+        expect.objectContaining({
+          status: 503,
+          message: expect.stringMatching(/found network id 201910292 \(Nile\)$/),
+        }),
+      );
+    } finally {
+      await registry.closeAll();
+    }
+  });
+});

@@ -1,0 +1,244 @@
+/**
+ * The webhook watcher over a scripted follower: heights that hold no block, parents further back than
+ * height - 1, and reorgs as deep as the family says they reach. The database is real (SQLite and
+ * Postgres); the chain is a script, since no devnet skips heights.
+ */
+import { randomUUID } from 'node:crypto';
+import { Registry } from 'prom-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BlockFollower, Finality, FollowedBlock, HeightReading } from '../../src/chains/follower.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
+import { ChainWatcher } from '../../src/webhooks/watcher.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
+
+const WATCHED = '0x00000000000000000000000000000000000000aa';
+const SENDER = '0x00000000000000000000000000000000000000bb';
+
+/** A chain whose every height is written by the test: a block, a skipped height, or nothing yet. */
+class ScriptedChain implements BlockFollower {
+  readonly heights = new Map<bigint, FollowedBlock | 'skipped'>();
+
+  constructor(readonly finality: Finality) {}
+
+  async head(): Promise<bigint> {
+    return [...this.heights.keys()].reduce((a, b) => (a > b ? a : b), 0n);
+  }
+
+  async read(height: bigint): Promise<HeightReading> {
+    const at = this.heights.get(height);
+    if (at === undefined) return { kind: 'not-yet' };
+    return at === 'skipped' ? { kind: 'skipped' } : { kind: 'block', block: at };
+  }
+
+  /** Writes `block` at its height, building on the block at `parent` (on the chain as it is now). */
+  block(number: number, parent: number, fork = 'a', paysWatched = false): FollowedBlock {
+    const below = this.heights.get(BigInt(parent));
+    const hash = `0x${fork}${number}`;
+    const time = new Date(1_700_000_000_000 + number * 1000);
+    const block: FollowedBlock = {
+      number: BigInt(number),
+      hash,
+      parent: { number: BigInt(parent), hash: typeof below === 'object' ? below.hash : `0x${fork}${parent}` },
+      time,
+      transfers: paysWatched
+        ? [
+            {
+              chain: 'ethereum',
+              network: 'mainnet',
+              blockNumber: BigInt(number),
+              blockHash: hash,
+              txid: `0xtx${fork}${number}`,
+              logIndex: 0,
+              from: SENDER,
+              to: WATCHED,
+              contractAddress: null,
+              tokenId: null,
+              type: 'ETH',
+              amountRaw: 1000n + BigInt(number),
+              decimals: 18,
+              time,
+            },
+          ]
+        : [],
+    };
+    this.heights.set(block.number, block);
+    return block;
+  }
+
+  skip(...heights: number[]): void {
+    for (const height of heights) this.heights.set(BigInt(height), 'skipped');
+  }
+}
+
+let database: TestDatabase;
+let store: Store;
+const watchers: ChainWatcher[] = [];
+
+beforeEach(async () => {
+  database = freshDatabase();
+  const options = database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema };
+  store = await openStore(loadConfig(database.env).databaseUrl, options);
+  await migrateToLatest(store);
+  const userId = randomUUID();
+  const at = new Date().toISOString();
+  await store.db
+    .insertInto('users')
+    .values({ id: userId, email: `${userId}@example.com`, created_at: at, number: 1 })
+    .execute();
+  await store.db
+    .insertInto('webhooks')
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      chain: 'ethereum',
+      network: 'mainnet',
+      url: 'https://receiver.example/hook',
+      from_address: null,
+      to_address: WATCHED,
+      contract_address: null,
+      token_id: null,
+      type: null,
+      confirmations: 1,
+      notify_reverted: 0,
+      retry_policy: 'none',
+      secret_sealed: 'unused',
+      previous_secret_sealed: null,
+      previous_secret_expires_at: null,
+      is_active: 1,
+      is_invalid: 0,
+      invalid_reason: null,
+      change_version: 1,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    })
+    .execute();
+  await store.db
+    .insertInto('watch_versions')
+    .values({ chain: 'ethereum', network: 'mainnet', version: 1 })
+    .execute();
+});
+
+afterEach(async () => {
+  for (const watcher of watchers.splice(0)) await watcher.stop();
+  await store.close();
+  await database.drop();
+});
+
+function watch(chain: ScriptedChain): ChainWatcher {
+  const watcher = new ChainWatcher({
+    chain: 'ethereum',
+    network: 'mainnet',
+    follower: chain,
+    db: store.db,
+    logger: createLogger('silent'),
+    metrics: new Registry(),
+    instanceId: 'test',
+  });
+  watchers.push(watcher);
+  return watcher;
+}
+
+async function cursor(): Promise<number> {
+  const row = await store.db.selectFrom('chain_cursors').select('block_number').executeTakeFirstOrThrow();
+  return Number(row.block_number);
+}
+
+async function notifiedBlocks(): Promise<number[]> {
+  const rows = await store.db
+    .selectFrom('notifications')
+    .select('block_number')
+    .orderBy('block_number')
+    .execute();
+  return rows.map((row) => Number(row.block_number));
+}
+
+describe('ChainWatcher over a follower that skips heights', () => {
+  it('moves past skipped heights and delivers the block after them', async () => {
+    const chain = new ScriptedChain({ finalityDepth: 32, reorgDepth: 32 });
+    chain.block(10, 9);
+    const watcher = watch(chain);
+    await watcher.step(); // starts at the head: the cursor rests on 9
+    expect(await cursor()).toBe(9);
+
+    chain.skip(11, 12);
+    chain.block(13, 10, 'a', true);
+    await watcher.step();
+    expect(await cursor()).toBe(13);
+    expect(await notifiedBlocks()).toEqual([13]);
+
+    // Skipped heights at the head: the cursor moves past them instead of waiting for a block there.
+    chain.skip(14, 15);
+    expect(await watcher.step()).toEqual({ progressed: true, idle: false });
+    expect(await cursor()).toBe(15);
+    expect(await watcher.step()).toEqual({ progressed: false, idle: false });
+
+    chain.block(16, 13, 'a', true);
+    await watcher.step();
+    expect(await cursor()).toBe(16);
+    expect(await notifiedBlocks()).toEqual([13, 16]);
+  });
+
+  it('unwinds a block whose height the canonical chain skips', async () => {
+    const chain = new ScriptedChain({ finalityDepth: 32, reorgDepth: 32 });
+    chain.block(10, 9);
+    const watcher = watch(chain);
+    await watcher.step();
+    chain.block(11, 10, 'a', true);
+    await watcher.step();
+    expect(await notifiedBlocks()).toEqual([11]);
+
+    // The fork skips 11 and builds 12 on 10: block 11 and its not yet sent notification leave.
+    chain.skip(11);
+    chain.block(12, 10, 'b', true);
+    await watcher.step();
+    expect(await cursor()).toBe(10);
+    expect(await notifiedBlocks()).toEqual([]);
+    await watcher.step();
+    expect(await cursor()).toBe(12);
+    expect(await notifiedBlocks()).toEqual([12]);
+  });
+
+  it('notices a block that appears at a height it read as skipped', async () => {
+    const chain = new ScriptedChain({ finalityDepth: 32, reorgDepth: 32 });
+    chain.block(10, 9);
+    const watcher = watch(chain);
+    await watcher.step();
+    chain.skip(11);
+    await watcher.step();
+    expect(await cursor()).toBe(11);
+
+    // The node changes its mind: 11 holds a block after all, and 12 builds on it.
+    chain.block(11, 10, 'b', true);
+    chain.block(12, 11, 'b');
+    await watcher.step();
+    expect(await cursor()).toBe(10);
+    await watcher.step();
+    expect(await cursor()).toBe(12);
+    expect(await notifiedBlocks()).toEqual([11]);
+  });
+});
+
+describe('ChainWatcher reorg depth', () => {
+  it('keeps the hashes of the family’s reorg depth and unwinds no deeper', async () => {
+    const chain = new ScriptedChain({ finalityDepth: 3, reorgDepth: 3 });
+    chain.block(20, 19);
+    const watcher = watch(chain);
+    await watcher.step();
+    for (let n = 21; n <= 30; n++) chain.block(n, n - 1);
+    await watcher.step();
+    expect(await cursor()).toBe(30);
+    const kept = await store.db.selectFrom('chain_blocks').select('block_number').execute();
+    expect(kept.map((row) => Number(row.block_number)).sort((a, b) => a - b)).toEqual([27, 28, 29, 30]);
+
+    // A fork from deeper than the family says a reorg reaches: the watcher drops the 3 blocks and the base
+    // block below them it kept, no more, and follows the fork from there.
+    for (let n = 21; n <= 31; n++) chain.block(n, n - 1, 'b');
+    await watcher.step();
+    expect(await cursor()).toBe(26);
+    await watcher.step();
+    expect(await cursor()).toBe(31);
+  });
+});
