@@ -1,8 +1,7 @@
 import { formatAmount } from '../chains/amount.ts';
+import { TRANSFER_TOPIC_HEX } from '../chains/erc20-events.ts';
 import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
 
-/** keccak256("Transfer(address,address,uint256)"), the TRC20/TRC721 Transfer event topic. */
-export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const TRC20_TRANSFER = 'a9059cbb';
 const TRC721_TRANSFER_FROM = '23b872dd';
 
@@ -90,7 +89,7 @@ export function decodeTransferLogs(
   return logs
     .filter((log) => {
       const topics = log['topics'] as string[] | undefined;
-      return topics?.[0]?.toLowerCase() === TRANSFER_TOPIC && topics.length >= 3;
+      return topics?.[0]?.toLowerCase() === TRANSFER_TOPIC_HEX && topics.length >= 3;
     })
     .map((log) => {
       const topics = log['topics'] as string[];

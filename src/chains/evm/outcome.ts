@@ -5,7 +5,7 @@
  * which ERC20 `transferFrom` shares a selector with) counts as a success only when its receipt carries
  * the matching Transfer event of the contract it called.
  */
-import { TRANSFER_TOPIC } from './block-transfers.ts';
+import { TRANSFER_TOPIC } from '../erc20-events.ts';
 
 export type TransactionStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 

@@ -1,9 +1,7 @@
+import { TRANSFER_TOPIC_HEX } from '../erc20-events.ts';
 import type { BlockTransfers, Network, TransferEvent } from '../types.ts';
 import { toBase58Address } from './address.ts';
 import type { TronNodeApi } from './node-api.ts';
-
-/** keccak256("Transfer(address,address,uint256)"): TRC20 (3 topics) and TRC721 (4 topics, id indexed). */
-const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 export interface TokenDecimals {
   trc20Decimals(contract: string): Promise<number>;
@@ -99,7 +97,7 @@ export async function readTronBlock(
 
 async function logTransfer(log: Json, tokens: TokenDecimals) {
   const topics = (log['topics'] as string[] | undefined) ?? [];
-  if (topics[0]?.toLowerCase() !== TRANSFER_TOPIC || topics.length < 3) return null;
+  if (topics[0]?.toLowerCase() !== TRANSFER_TOPIC_HEX || topics.length < 3) return null;
   const contractAddress = toBase58Address(`41${String(log['address']).slice(-40)}`);
   const from = toBase58Address(`41${topics[1]!.slice(-40)}`);
   const to = toBase58Address(`41${topics[2]!.slice(-40)}`);
