@@ -1,7 +1,7 @@
-import { TRANSFER_TOPIC_HEX } from '../erc20-events.ts';
 import type { BlockTransfers, Network, TransferEvent } from '../types.ts';
 import { toBase58Address } from './address.ts';
 import type { TronNodeApi } from './node-api.ts';
+import { readTransferLog } from './transfer-log.ts';
 
 export interface TokenDecimals {
   trc20Decimals(contract: string): Promise<number>;
@@ -96,31 +96,28 @@ export async function readTronBlock(
 }
 
 async function logTransfer(log: Json, tokens: TokenDecimals) {
-  const topics = (log['topics'] as string[] | undefined) ?? [];
-  if (topics[0]?.toLowerCase() !== TRANSFER_TOPIC_HEX || topics.length < 3) return null;
-  const contractAddress = toBase58Address(`41${String(log['address']).slice(-40)}`);
-  const from = toBase58Address(`41${topics[1]!.slice(-40)}`);
-  const to = toBase58Address(`41${topics[2]!.slice(-40)}`);
-  if (topics.length >= 4) {
+  const transfer = readTransferLog(log);
+  if (transfer === null) return null;
+  const { from, to, contract: contractAddress, tokenId } = transfer;
+  if (tokenId !== null) {
     return {
       from,
       to,
       contractAddress,
-      tokenId: BigInt(`0x${topics[3]}`).toString(),
+      tokenId: tokenId.toString(),
       type: 'TRC721',
       amountRaw: 1n,
       decimals: 0,
     };
   }
-  const data = String(log['data'] ?? '');
-  if (!/^[0-9a-fA-F]{1,64}$/.test(data)) return null;
+  if (!/^[0-9a-fA-F]{1,64}$/.test(transfer.data)) return null;
   return {
     from,
     to,
     contractAddress,
     tokenId: null,
     type: 'TRC20',
-    amountRaw: BigInt(`0x${data}`),
+    amountRaw: BigInt(`0x${transfer.data}`),
     decimals: await tokens.trc20Decimals(contractAddress),
   };
 }
