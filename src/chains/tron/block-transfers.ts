@@ -1,7 +1,8 @@
 import type { BlockTransfers, Network, TransferEvent } from '../types.ts';
-import { toBase58Address } from './address.ts';
+import { decodeTransfer } from './decode-contract.ts';
 import type { TronNodeApi } from './node-api.ts';
 import { readTransferLog } from './transfer-log.ts';
+import { TRX_DECIMALS } from './trx-amount.ts';
 
 export interface TokenDecimals {
   trc20Decimals(contract: string): Promise<number>;
@@ -37,36 +38,25 @@ export async function readTronBlock(
 
   for (const tx of transactions) {
     if ((tx['ret'] as Json[] | undefined)?.[0]?.['contractRet'] !== 'SUCCESS') continue;
-    const contract = ((tx['raw_data'] as Json)['contract'] as Json[] | undefined)?.[0];
-    const value = ((contract?.['parameter'] as Json | undefined)?.['value'] ?? {}) as Json;
-    const txid = String(tx['txID']);
-    const from = address(value['owner_address']);
-    if (contract?.['type'] === 'TransferContract') {
+    const transfer = decodeTransfer(tx);
+    const moved = { ...base, txid: String(tx['txID']), logIndex: 0, from: transfer.from, to: transfer.to };
+    if (transfer.type === 'Tron' && transfer.amount !== null) {
       transfers.push({
-        ...base,
-        txid,
-        logIndex: 0,
-        from,
-        to: address(value['to_address']),
+        ...moved,
         contractAddress: null,
         tokenId: null,
         type: 'TRX',
-        amountRaw: BigInt(String(value['amount'] ?? 0)),
-        decimals: 6,
+        amountRaw: transfer.amount,
+        decimals: TRX_DECIMALS,
       });
-    } else if (contract?.['type'] === 'TransferAssetContract') {
-      const tokenId = Buffer.from(String(value['asset_name'] ?? ''), 'hex').toString('utf8');
+    } else if (transfer.type === 'TRC10' && transfer.amount !== null && transfer.tokenid !== null) {
       transfers.push({
-        ...base,
-        txid,
-        logIndex: 0,
-        from,
-        to: address(value['to_address']),
+        ...moved,
         contractAddress: null,
-        tokenId,
+        tokenId: transfer.tokenid,
         type: 'TRC10',
-        amountRaw: BigInt(String(value['amount'] ?? 0)),
-        decimals: await tokens.trc10Precision(tokenId),
+        amountRaw: transfer.amount,
+        decimals: await tokens.trc10Precision(transfer.tokenid),
       });
     }
   }
@@ -120,8 +110,4 @@ async function logTransfer(log: Json, tokens: TokenDecimals) {
     amountRaw: BigInt(`0x${transfer.data}`),
     decimals: await tokens.trc20Decimals(contractAddress),
   };
-}
-
-function address(value: unknown): string | null {
-  return typeof value === 'string' && /^41[0-9a-fA-F]{40}$/.test(value) ? toBase58Address(value) : null;
 }
