@@ -4,6 +4,7 @@ import type { ChainRegistry } from '../chains/registry.ts';
 import type { TronAdapter } from '../chains/tron/adapter.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
 import {
+  contractStatus,
   type DecodedContract,
   decodeContract,
   decodeTransfer,
@@ -701,11 +702,6 @@ function normalizeTxid(txid: string): string {
 }
 
 /** SUCCESS, or the contract's failure (REVERT, OUT_OF_ENERGY ...) as the node reports it in `ret`. */
-function contractStatus(tx: Record<string, unknown>): string {
-  const ret = (tx['ret'] as { contractRet?: string }[] | undefined)?.[0];
-  return ret?.contractRet ?? 'PENDING';
-}
-
 async function trc10Info(adapter: TronAdapter, tokenId: string) {
   const info = await adapter.getTrc10Info(tokenId);
   if (info === null) throw new ApiError(422, `TRC10 token ${tokenId} does not exist`);

@@ -163,6 +163,13 @@ export function decodeTransfer(tx: Json): DecodedTransfer {
   return { ...none, type: type.replace(/Contract$/, '') || 'UNKNOWN' };
 }
 
+/** The contract's result as the node reports it (SUCCESS, REVERT, OUT_OF_ENERGY, ...); PENDING before. */
+export function contractStatus(tx: Json): string {
+  const ret = tx['ret'];
+  const first = Array.isArray(ret) && isObject(ret[0]) ? ret[0]['contractRet'] : undefined;
+  return typeof first === 'string' ? first : 'PENDING';
+}
+
 /** The 32-byte argument words after the selector; null when the data is not hex. */
 function callWords(data: string): string[] | null {
   if (!/^[0-9a-f]*$/.test(data) || data.length < SELECTOR_CHARS) return null;

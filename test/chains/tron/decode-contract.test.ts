@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHexAddress } from '../../../src/chains/tron/address.ts';
 import {
+  contractStatus,
   decodeContract,
   decodeTransfer,
   MalformedContractError,
@@ -185,5 +186,14 @@ describe('decodeTransfer (the lookup of a transaction the node returned)', () =>
       from: null,
     });
     expect(decodeTransfer({})).toMatchObject({ type: 'UNKNOWN' });
+  });
+});
+
+describe('contractStatus', () => {
+  it("reads the node's contract result, PENDING before there is one", () => {
+    expect(contractStatus({ ret: [{ contractRet: 'SUCCESS' }] })).toBe('SUCCESS');
+    expect(contractStatus({ ret: [{ contractRet: 'REVERT' }] })).toBe('REVERT');
+    expect(contractStatus({ ret: [{}] })).toBe('PENDING');
+    expect(contractStatus({})).toBe('PENDING');
   });
 });
