@@ -1,4 +1,4 @@
-import { parseJsonKeepingNumberText } from '../src/http/json-body.ts';
+import { parseJsonKeepingNumberText } from '../src/json/lossless-parse.ts';
 import type { Benchmark } from './types.ts';
 
 const BODY = JSON.stringify({

@@ -234,7 +234,7 @@ export class NodeClient {
   /**
    * Sends one request, retrying transient failures on the next endpoint. `T` is not checked at run
    * time: callers validate what the node sent. Note that JSON.parse turns integers beyond 2^53 into
-   * rounded floats; read such responses with `parse: 'text'` and a lossless parser.
+   * rounded floats; read such responses with `parse: 'text'` and json/lossless-parse.ts.
    *
    * @throws NodeHttpError on a 4xx other than 429 (not retried).
    * @throws NodeUnavailableError when every attempt failed.

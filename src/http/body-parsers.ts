@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, invalidField } from '../errors.ts';
-import { DuplicateKeyError, JsonSyntaxError, parseJsonKeepingNumberText } from './json-body.ts';
+import { DuplicateKeyError, JsonSyntaxError, parseJsonKeepingNumberText } from '../json/lossless-parse.ts';
 
 /** The most fields a form (urlencoded or multipart) body may carry; the widest route takes about 15. */
 export const MAX_FORM_FIELDS = 64;

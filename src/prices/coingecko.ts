@@ -5,9 +5,9 @@
  * (pro-api.coingecko.com).
  */
 import type { NodeClient } from '../chains/node-client.ts';
+import { parseJsonNumbersAsText } from '../json/lossless-parse.ts';
 import { type Decimal, isPositive, parseDecimal } from './decimal.ts';
 import { type PriceHttpOptions, priceHttpClient } from './http-client.ts';
-import { parseJsonNumbersAsText } from './lossless-json.ts';
 import type { PriceSymbol } from './symbols.ts';
 import { type PricePoint, type PriceProvider, PriceProviderResponseError, type Quote } from './types.ts';
 

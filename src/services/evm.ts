@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { type Address, isHex } from 'viem';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
@@ -13,16 +12,24 @@ import {
   isEvmAddress,
 } from '../chains/evm/keys.ts';
 import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
+import {
+  type Erc20DecimalsOrNull,
+  HISTORY_NATIVE_TYPE,
+  historyType,
+  lookupAmount,
+  type MovedAsset,
+  movedAsset,
+  nodeTransactionFields,
+  optionalAddress,
+  signedTransactionFields,
+} from '../chains/evm/moved-asset.ts';
 import { NonceManager } from '../chains/evm/nonce-manager.ts';
 import { transactionOutcome } from '../chains/evm/outcome.ts';
 import {
   clientTransaction,
-  decodeTransaction,
-  recoverSender,
   type UnsignedEvmTransaction,
   withTransactionNonce,
 } from '../chains/evm/transactions.ts';
-import { decodeTransferCall } from '../chains/evm/transfer-calls.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
@@ -568,39 +575,16 @@ interface HistoryEntry {
   tokenid?: string | null;
 }
 
-/** What a transaction moves; addresses in EIP-55 form. */
-interface MovedAsset {
-  kind: 'native' | 'fungible' | 'nft' | 'other';
-  /** The chain's name for it: ETH, BNB, ERC20, BEP20, ERC721, BEP721, ... */
-  type: string;
-  from: Address;
-  to: Address | null;
-  contract: Address | null;
-  units: bigint;
-  /** Null when the token contract does not say (no decimals()). */
-  decimals: number | null;
-  tokenId: bigint | null;
-}
-
-/** Chaingateway's history names a native coin transfer `default`, on every EVM chain. */
-const HISTORY_NATIVE_TYPE = 'default';
-
-/** A coin transfer is `default`, a token the chain's name for it, another call `raw`. */
-function historyType(transfer: { kind: string; type: string }): string {
-  if (transfer.kind === 'other') return 'raw';
-  return transfer.kind === 'native' ? HISTORY_NATIVE_TYPE : transfer.type;
-}
-
 /**
  * The history fields of a signed transaction: its signer, and what it moves (coin, a token, an NFT).
  * Another call is `raw`; what cannot be read as a signed transaction leaves every field null.
  */
 async function broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<HistoryEntry> {
-  const signed = await readSigned(rawtx);
+  const signed = await signedTransactionFields(rawtx);
   if (signed === null) {
     return { type: 'raw', from: null, to: null, amount: null, contractaddress: null, tokenid: null };
   }
-  const transfer = await movedAsset(adapter, signed);
+  const transfer = await movedAsset(adapter.chain, signed, erc20DecimalsOrNull(adapter));
   return {
     type: historyType(transfer),
     from: transfer.from,
@@ -611,91 +595,14 @@ async function broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<Histo
   };
 }
 
-/** The signer and payload of a signed serialized transaction; null when it is not one. */
-async function readSigned(rawtx: string) {
-  if (!isHex(rawtx)) return null;
-  try {
-    const tx = decodeTransaction(rawtx);
-    const from = await recoverSender(rawtx);
-    return { from, to: optionalAddress(tx.to), value: tx.value ?? 0n, input: tx.data ?? '0x' };
-  } catch {
-    return null;
-  }
-}
-
-/** What a transaction the node returned moves: see movedAsset. */
+/** What a transaction the node returned moves. */
 function decodeTransfer(adapter: EvmAdapter, tx: RpcObject): Promise<MovedAsset> {
-  return movedAsset(adapter, {
-    from: checksumAddress(String(tx['from'])),
-    to: optionalAddress(tx['to']),
-    value: BigInt(String(tx['value'] ?? '0x0')),
-    input: String(tx['input'] ?? '0x'),
-  });
+  return movedAsset(adapter.chain, nodeTransactionFields(tx), erc20DecimalsOrNull(adapter));
 }
 
-/**
- * What a transaction moves, named as its chain names it: a token transfer call (the token's parties,
- * units and decimals), or otherwise the coin it carries. A call that is not a token transfer is `other`
- * and still reports the coin it carries.
- */
-async function movedAsset(
-  adapter: EvmAdapter,
-  tx: { from: Address; to: Address | null; value: bigint; input: string },
-): Promise<MovedAsset> {
-  const types = evmTransferTypes(adapter.chain);
-  const call = tx.to === null ? null : decodeTransferCall(tx.input);
-  if (tx.to !== null && call?.standard === 'fungible') {
-    // A contract that does not answer decimals() moved units of unknown size.
-    const decimals = await adapter.getErc20Decimals(tx.to).catch(() => null);
-    return {
-      kind: 'fungible',
-      type: types.fungible,
-      from: tx.from,
-      to: call.to,
-      contract: tx.to,
-      units: call.units,
-      decimals,
-      tokenId: null,
-    };
-  }
-  if (tx.to !== null && call?.standard === 'nft') {
-    return {
-      kind: 'nft',
-      type: types.nft,
-      from: call.from,
-      to: call.to,
-      contract: tx.to,
-      units: 1n,
-      decimals: 0,
-      tokenId: call.tokenId,
-    };
-  }
-  return {
-    kind: isPayment(tx.input) ? 'native' : 'other',
-    type: types.native,
-    from: tx.from,
-    to: tx.to,
-    contract: null,
-    units: tx.value,
-    decimals: WEI_DECIMALS,
-    tokenId: null,
-  };
-}
-
-/** Plain input (or none) carries no call: the transaction pays coin. */
-function isPayment(input: string): boolean {
-  return input === '0x' || input === '';
-}
-
-/** The amount a lookup shows: every decimal of the asset, raw units when a token does not say. */
-function lookupAmount(transfer: MovedAsset): string {
-  const decimals = transfer.decimals ?? 0;
-  return formatAmount(transfer.units, decimals, { fixed: decimals });
-}
-
-/** An address field of a node object in EIP-55 form; null when absent (a contract creation's `to`). */
-function optionalAddress(value: unknown): Address | null {
-  return typeof value === 'string' && isEvmAddress(value) ? checksumAddress(value) : null;
+/** A contract that does not answer decimals() moved units of unknown size. */
+function erc20DecimalsOrNull(adapter: EvmAdapter): Erc20DecimalsOrNull {
+  return (contract) => adapter.getErc20Decimals(contract).catch(() => null);
 }
 
 /** The node's receipt with its addresses (sender, receiver, created contract, log emitters) checksummed. */

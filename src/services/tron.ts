@@ -3,9 +3,17 @@ import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { TronAdapter } from '../chains/tron/adapter.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
-import { type DecodedContract, decodeContract } from '../chains/tron/decode-contract.ts';
+import {
+  contractStatus,
+  type DecodedContract,
+  decodeContract,
+  decodeTransfer,
+  MalformedContractError,
+} from '../chains/tron/decode-contract.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from '../chains/tron/errors.ts';
 import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from '../chains/tron/keys.ts';
+import { decodeTransferLogs } from '../chains/tron/transfer-log.ts';
+import { trxText } from '../chains/tron/trx-amount.ts';
 import type {
   SignedTronTransaction,
   TronResource,
@@ -16,7 +24,6 @@ import type { Network } from '../chains/types.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
-import { decodeTransfer, decodeTransferLogs, trxText } from './tron-decode.ts';
 import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
 export const TRX_DECIMALS = 6;
@@ -406,7 +413,7 @@ export class TronService {
   async broadcast(userId: string, network: Network, tx: SignedTronTransaction): Promise<{ txid: string }> {
     const adapter = this.adapter(network);
     // Read before broadcasting: once the node has the transaction, a failed token lookup must not hide it.
-    const record = await broadcastRecord(adapter, decodeContract(tx));
+    const record = await broadcastRecord(adapter, signedContract(tx));
     return this.deps.quotas.withTransactionQuota(userId, async () => {
       try {
         const { txid } = await adapter.broadcast(tx);
@@ -626,6 +633,16 @@ function estimateOut(estimate: TronResourceEstimate, feeLimitSun: bigint): Estim
 }
 
 /** A caller-signed transaction's history entry: what it moves, in the asset's units as sends record it. */
+/** What a signed transaction does; a transfer the node could not read is the caller's raw_data at fault. */
+function signedContract(tx: SignedTronTransaction): DecodedContract {
+  try {
+    return decodeContract(tx);
+  } catch (error) {
+    if (error instanceof MalformedContractError) throw invalidField('raw_data', error.message);
+    throw error;
+  }
+}
+
 async function broadcastRecord(adapter: TronAdapter, decoded: DecodedContract): Promise<SendRecord> {
   const { from, to } = decoded;
   const parties = { from: from ?? '', to };
@@ -685,11 +702,6 @@ function normalizeTxid(txid: string): string {
 }
 
 /** SUCCESS, or the contract's failure (REVERT, OUT_OF_ENERGY ...) as the node reports it in `ret`. */
-function contractStatus(tx: Record<string, unknown>): string {
-  const ret = (tx['ret'] as { contractRet?: string }[] | undefined)?.[0];
-  return ret?.contractRet ?? 'PENDING';
-}
-
 async function trc10Info(adapter: TronAdapter, tokenId: string) {
   const info = await adapter.getTrc10Info(tokenId);
   if (info === null) throw new ApiError(422, `TRC10 token ${tokenId} does not exist`);

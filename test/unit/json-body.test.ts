@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, parseJsonKeepingNumberText } from '../../src/http/json-body.ts';
+import { JsonSyntaxError, parseJsonKeepingNumberText } from '../../src/json/lossless-parse.ts';
 
 describe('parseJsonKeepingNumberText', () => {
   it('parses what JSON.parse parses, the same way, when numbers are plain', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { ApiError } from '../../src/errors.ts';
+import { parseJsonNumbersAsText } from '../../src/json/lossless-parse.ts';
 import { binanceQuotes, parseBinanceTickers } from '../../src/prices/binance.ts';
 import { normalizeFeeds } from '../../src/prices/chainlink.ts';
 import { parseCoinGeckoMarketChart, parseCoinGeckoSimplePrice } from '../../src/prices/coingecko.ts';
@@ -8,7 +9,6 @@ import { parseChainlinkFeeds, parsePriceProviders } from '../../src/prices/confi
 import { formatDecimal } from '../../src/prices/decimal.ts';
 import { createPriceService } from '../../src/prices/factory.ts';
 import { LocalPriceProvider } from '../../src/prices/local.ts';
-import { parseJsonNumbersAsText } from '../../src/prices/lossless-json.ts';
 import {
   PRICE_SYMBOLS,
   resolveAsset,

@@ -18,14 +18,12 @@
  * transaction. Each receipt must name this block's hash: a reorg between the calls throws, and the
  * watcher retries the block instead of mixing two chains.
  */
+import { TRANSFER_TOPIC } from '../erc20-events.ts';
 import type { FollowedBlock, HeightReading } from '../follower.ts';
 import type { Network, TransferEvent } from '../types.ts';
 import { type EvmChainName, type EvmTransferTypes, evmTransferTypes } from './chains.ts';
 import { EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';
-
-/** keccak256("Transfer(address,address,uint256)"). */
-export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 /** Decimals of an ERC20 contract; a contract that does not answer `decimals()` reports raw units (0). */
 export type Erc20DecimalsReader = (contract: string) => Promise<number>;

@@ -5,7 +5,8 @@
  * which ERC20 `transferFrom` shares a selector with) counts as a success only when its receipt carries
  * the matching Transfer event of the contract it called.
  */
-import { TRANSFER_TOPIC } from './block-transfers.ts';
+import { TRANSFER_TOPIC } from '../erc20-events.ts';
+import { decodeTransferCall, isErc20OrNftTransferFrom } from './transfer-calls.ts';
 
 export type TransactionStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 
@@ -29,11 +30,6 @@ export interface ExpectedTransfer {
 
 type Json = Record<string, unknown>;
 
-const TRANSFER = '0xa9059cbb';
-const TRANSFER_FROM = '0x23b872dd';
-const SAFE_TRANSFER_FROM = '0x42842e0e';
-const SAFE_TRANSFER_FROM_WITH_DATA = '0xb88d4fde';
-
 /** PENDING without a receipt; FAILED when reverted, or a token transfer whose Transfer event is missing. */
 export function transactionOutcome(tx: Json | null, receipt: Json | null): TransactionOutcome {
   if (receipt === null) return { status: 'PENDING', reason: null };
@@ -49,27 +45,21 @@ export function transactionOutcome(tx: Json | null, receipt: Json | null): Trans
 /** The Transfer event a token transfer call must emit; null for any other transaction. */
 export function expectedTransfer(tx: Json): ExpectedTransfer | null {
   const contract = typeof tx['to'] === 'string' ? tx['to'].toLowerCase() : null;
-  const input = String(tx['input'] ?? tx['data'] ?? '0x').toLowerCase();
-  if (contract === null || !/^0x[0-9a-f]*$/.test(input)) return null;
-  const selector = input.slice(0, 10);
-  const word = (i: number) => input.slice(10 + i * 64, 10 + (i + 1) * 64);
-  const address = (i: number) => `0x${word(i).slice(24)}`;
-  if (selector === TRANSFER && input.length >= 10 + 2 * 64) {
+  const input = String(tx['input'] ?? tx['data'] ?? '0x');
+  const call = contract === null ? null : decodeTransferCall(input);
+  if (contract === null || call === null) return null;
+  if (call.standard === 'fungible') {
     const from = typeof tx['from'] === 'string' ? tx['from'].toLowerCase() : null;
     if (from === null) return null;
-    return { contract, from, to: address(0), tokenId: null, eitherStandard: false };
+    return { contract, from, to: call.to.toLowerCase(), tokenId: null, eitherStandard: false };
   }
-  const nft = selector === SAFE_TRANSFER_FROM || selector === SAFE_TRANSFER_FROM_WITH_DATA;
-  if ((nft || selector === TRANSFER_FROM) && input.length >= 10 + 3 * 64) {
-    return {
-      contract,
-      from: address(0),
-      to: address(1),
-      tokenId: BigInt(`0x${word(2)}`),
-      eitherStandard: !nft,
-    };
-  }
-  return null;
+  return {
+    contract,
+    from: call.from.toLowerCase(),
+    to: call.to.toLowerCase(),
+    tokenId: call.tokenId,
+    eitherStandard: isErc20OrNftTransferFrom(input),
+  };
 }
 
 function hasTransferEvent(receipt: Json, expected: ExpectedTransfer): boolean {

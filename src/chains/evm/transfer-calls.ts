@@ -1,7 +1,8 @@
 /**
  * Token transfer calls read from a transaction's input: ERC20 `transfer(to, amount)`, and ERC721
  * `transferFrom` / `safeTransferFrom(from, to, id[, data])`. ERC20's `transferFrom` shares the first
- * selector and reads as an NFT transfer here, as outcome.ts reads it. Pure: nothing here talks to a node.
+ * selector and reads as an NFT transfer here; isErc20OrNftTransferFrom tells that case apart. Pure: nothing
+ * here talks to a node.
  */
 import { type Address, getAddress } from 'viem';
 
@@ -10,8 +11,10 @@ export type TransferCall =
   | { standard: 'nft'; from: Address; to: Address; tokenId: bigint };
 
 const TRANSFER = '0xa9059cbb';
+/** transferFrom(address,address,uint256): ERC20 (amount) and ERC721 (token id) alike. */
+const TRANSFER_FROM = '0x23b872dd';
 const NFT_SELECTORS = new Set([
-  '0x23b872dd', // transferFrom(address,address,uint256)
+  TRANSFER_FROM,
   '0x42842e0e', // safeTransferFrom(address,address,uint256)
   '0xb88d4fde', // safeTransferFrom(address,address,uint256,bytes)
 ]);
@@ -36,6 +39,11 @@ export function decodeTransferCall(input: string): TransferCall | null {
     };
   }
   return null;
+}
+
+/** Whether `input` calls transferFrom, which ERC20 and ERC721 share: its Transfer event may take either shape. */
+export function isErc20OrNftTransferFrom(input: string): boolean {
+  return input.toLowerCase().startsWith(TRANSFER_FROM);
 }
 
 /** An ABI-encoded address: the last 20 bytes of its word. */

@@ -1,10 +1,9 @@
 import type { HeightReading } from '../follower.ts';
 import type { Network, TransferEvent } from '../types.ts';
-import { toBase58Address } from './address.ts';
+import { decodeTransfer } from './decode-contract.ts';
 import type { TronNodeApi } from './node-api.ts';
-
-/** keccak256("Transfer(address,address,uint256)"): TRC20 (3 topics) and TRC721 (4 topics, id indexed). */
-const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+import { readTransferLog } from './transfer-log.ts';
+import { TRX_DECIMALS } from './trx-amount.ts';
 
 export interface TokenDecimals {
   trc20Decimals(contract: string): Promise<number>;
@@ -41,36 +40,25 @@ export async function readTronBlock(
 
   for (const tx of transactions) {
     if ((tx['ret'] as Json[] | undefined)?.[0]?.['contractRet'] !== 'SUCCESS') continue;
-    const contract = ((tx['raw_data'] as Json)['contract'] as Json[] | undefined)?.[0];
-    const value = ((contract?.['parameter'] as Json | undefined)?.['value'] ?? {}) as Json;
-    const txid = String(tx['txID']);
-    const from = address(value['owner_address']);
-    if (contract?.['type'] === 'TransferContract') {
+    const transfer = decodeTransfer(tx);
+    const moved = { ...base, txid: String(tx['txID']), logIndex: 0, from: transfer.from, to: transfer.to };
+    if (transfer.type === 'Tron' && transfer.amount !== null) {
       transfers.push({
-        ...base,
-        txid,
-        logIndex: 0,
-        from,
-        to: address(value['to_address']),
+        ...moved,
         contractAddress: null,
         tokenId: null,
         type: 'TRX',
-        amountRaw: BigInt(String(value['amount'] ?? 0)),
-        decimals: 6,
+        amountRaw: transfer.amount,
+        decimals: TRX_DECIMALS,
       });
-    } else if (contract?.['type'] === 'TransferAssetContract') {
-      const tokenId = Buffer.from(String(value['asset_name'] ?? ''), 'hex').toString('utf8');
+    } else if (transfer.type === 'TRC10' && transfer.amount !== null && transfer.tokenid !== null) {
       transfers.push({
-        ...base,
-        txid,
-        logIndex: 0,
-        from,
-        to: address(value['to_address']),
+        ...moved,
         contractAddress: null,
-        tokenId,
+        tokenId: transfer.tokenid,
         type: 'TRC10',
-        amountRaw: BigInt(String(value['amount'] ?? 0)),
-        decimals: await tokens.trc10Precision(tokenId),
+        amountRaw: transfer.amount,
+        decimals: await tokens.trc10Precision(transfer.tokenid),
       });
     }
   }
@@ -101,35 +89,28 @@ export async function readTronBlock(
 }
 
 async function logTransfer(log: Json, tokens: TokenDecimals) {
-  const topics = (log['topics'] as string[] | undefined) ?? [];
-  if (topics[0]?.toLowerCase() !== TRANSFER_TOPIC || topics.length < 3) return null;
-  const contractAddress = toBase58Address(`41${String(log['address']).slice(-40)}`);
-  const from = toBase58Address(`41${topics[1]!.slice(-40)}`);
-  const to = toBase58Address(`41${topics[2]!.slice(-40)}`);
-  if (topics.length >= 4) {
+  const transfer = readTransferLog(log);
+  if (transfer === null) return null;
+  const { from, to, contract: contractAddress, tokenId } = transfer;
+  if (tokenId !== null) {
     return {
       from,
       to,
       contractAddress,
-      tokenId: BigInt(`0x${topics[3]}`).toString(),
+      tokenId: tokenId.toString(),
       type: 'TRC721',
       amountRaw: 1n,
       decimals: 0,
     };
   }
-  const data = String(log['data'] ?? '');
-  if (!/^[0-9a-fA-F]{1,64}$/.test(data)) return null;
+  if (!/^[0-9a-fA-F]{1,64}$/.test(transfer.data)) return null;
   return {
     from,
     to,
     contractAddress,
     tokenId: null,
     type: 'TRC20',
-    amountRaw: BigInt(`0x${data}`),
+    amountRaw: BigInt(`0x${transfer.data}`),
     decimals: await tokens.trc20Decimals(contractAddress),
   };
-}
-
-function address(value: unknown): string | null {
-  return typeof value === 'string' && /^41[0-9a-fA-F]{40}$/.test(value) ? toBase58Address(value) : null;
 }

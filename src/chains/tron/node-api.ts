@@ -3,9 +3,9 @@
  * (timeouts, retries, failover). Requests always use visible=false: addresses travel as 41-hex, bytes
  * as hex, which is the node's default and what tronweb's transaction checks expect.
  */
+import { parseJsonWithBigInts } from '../../json/lossless-parse.ts';
 import type { NodeClient } from '../node-client.ts';
 import { TronInputError, TronInvalidResponseError } from './errors.ts';
-import { parseJsonLossless } from './lossless-json.ts';
 import type { TronResource, TronTransaction } from './types.ts';
 
 export type NodeJson = Record<string, unknown>;
@@ -41,7 +41,7 @@ export class TronNodeApi {
     if (options.lossless) {
       const text = await this.client.request<string>({ method: 'POST', path, body: payload, parse: 'text' });
       try {
-        value = parseJsonLossless(text);
+        value = parseJsonWithBigInts(text);
       } catch {
         throw new TronInvalidResponseError(`Tron node sent a body that is not JSON for ${endpoint}`);
       }

@@ -6,6 +6,7 @@
 import { formatAmount } from '../amount.ts';
 import { toBase58Address } from './address.ts';
 import type { NodeJson } from './node-api.ts';
+import { TRX_DECIMALS } from './trx-amount.ts';
 import type { TronAccountResources, TronFreezeResource, TronResourceEstimate } from './types.ts';
 
 /**
@@ -15,7 +16,6 @@ import type { TronAccountResources, TronFreezeResource, TronResourceEstimate } f
 const RESULT_BYTES_PER_CONTRACT = 64n;
 /** Transaction.signature entry: tag + length + 65 bytes. */
 const SIGNATURE_FIELD_BYTES = 67n;
-const TRX_DECIMALS = 6;
 
 /** Reads an int64 field that JSON printed as a number (or a lossless bigint); absent means 0. */
 export function int(value: unknown): bigint {

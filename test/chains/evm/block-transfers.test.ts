@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
-import { TRANSFER_TOPIC } from '../../../src/chains/evm/block-transfers.ts';
+import { TRANSFER_TOPIC } from '../../../src/chains/erc20-events.ts';
 import type { EvmAdapter, EvmChainName } from '../../../src/chains/evm/index.ts';
 import type { FollowedBlock } from '../../../src/chains/follower.ts';
 import { devnetAdapter } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { encodeFunctionData, pad, parseAbi, toHex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { TRANSFER_TOPIC } from '../../../src/chains/evm/block-transfers.ts';
+import { TRANSFER_TOPIC } from '../../../src/chains/erc20-events.ts';
 import { expectedTransfer, transactionOutcome } from '../../../src/chains/evm/outcome.ts';
 
 const ABI = parseAbi([

@@ -9,7 +9,7 @@ import {
 import { isTronAddress, toBase58Address, toHexAddress } from '../../../src/chains/tron/address.ts';
 import { TronInputError } from '../../../src/chains/tron/errors.ts';
 import { generateTronKey, tronKeyFromPrivate } from '../../../src/chains/tron/keys.ts';
-import { parseJsonLossless } from '../../../src/chains/tron/lossless-json.ts';
+import { parseJsonWithBigInts } from '../../../src/json/lossless-parse.ts';
 import cross from '../../vectors/cross_chain_addresses.json' with { type: 'json' };
 import vectors from '../../vectors/tron_vectors.json' with { type: 'json' };
 
@@ -132,7 +132,7 @@ describe('lossless JSON', () => {
     const text =
       '{"balance": 90071992547409930, "small": 1793227200, "neg": -90071992547409930, "f": 1.5e300,' +
       ' "s": "12345678901234567890", "esc": "a\\"90071992547409930", "list": [{"key":"1","value":18446744073709551615}]}';
-    expect(parseJsonLossless(text)).toEqual({
+    expect(parseJsonWithBigInts(text)).toEqual({
       balance: 90071992547409930n,
       small: 1793227200,
       neg: -90071992547409930n,
@@ -141,11 +141,11 @@ describe('lossless JSON', () => {
       esc: 'a"90071992547409930',
       list: [{ key: '1', value: 18446744073709551615n }],
     });
-    expect(parseJsonLossless('{"a":9007199254740991}')).toEqual({ a: 9007199254740991 });
+    expect(parseJsonWithBigInts('{"a":9007199254740991}')).toEqual({ a: 9007199254740991 });
   });
 
   it('rejects what JSON.parse rejects', () => {
-    expect(() => parseJsonLossless('{"a": 12345678901234567890')).toThrow(SyntaxError);
+    expect(() => parseJsonWithBigInts('{"a": 12345678901234567890')).toThrow(SyntaxError);
   });
 });
 

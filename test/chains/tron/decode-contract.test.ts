@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { toHexAddress } from '../../../src/chains/tron/address.ts';
-import { decodeContract } from '../../../src/chains/tron/decode-contract.ts';
-import { ApiError } from '../../../src/errors.ts';
+import {
+  contractStatus,
+  decodeContract,
+  decodeTransfer,
+  MalformedContractError,
+} from '../../../src/chains/tron/decode-contract.ts';
 
 const OWNER = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 const RECEIVER = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
@@ -24,11 +28,11 @@ const call = (owner: string, data: string) =>
     data,
   });
 
-function refusal(run: () => unknown): ApiError {
+function refusal(run: () => unknown): MalformedContractError {
   try {
     run();
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof MalformedContractError) return error;
     throw error;
   }
   throw new Error('expected a refusal');
@@ -116,14 +120,11 @@ describe('decodeContract', () => {
   it('refuses an amount that is not a whole number, and a TRC10 id that is not one', () => {
     for (const amount of [undefined, null, 'null', 1.5, -1, '1e3', {}, '12345678901234567890']) {
       const trx = refusal(() => decodeContract(tx('TransferContract', { amount })));
-      expect(trx.status).toBe(422);
-      expect(trx.errors).toEqual([
-        { field: 'raw_data', message: 'The TransferContract amount must be a whole number of sun.' },
-      ]);
+      expect(trx.message).toBe('The TransferContract amount must be a whole number of sun.');
       const asset = { asset_name: Buffer.from('1004920').toString('hex'), amount };
-      expect(refusal(() => decodeContract(tx('TransferAssetContract', asset))).errors).toEqual([
-        { field: 'raw_data', message: 'The TransferAssetContract amount must be a whole number.' },
-      ]);
+      expect(refusal(() => decodeContract(tx('TransferAssetContract', asset))).message).toBe(
+        'The TransferAssetContract amount must be a whole number.',
+      );
     }
     for (const [name, visible] of [
       ['1004920', false],
@@ -132,9 +133,67 @@ describe('decodeContract', () => {
       ['BitTorrent', true],
     ] as const) {
       const asset = tx('TransferAssetContract', { asset_name: name, amount: 1 }, visible);
-      expect(refusal(() => decodeContract(asset)).errors, name).toEqual([
-        { field: 'raw_data', message: 'The TransferAssetContract asset_name must be a TRC10 token id.' },
-      ]);
+      expect(refusal(() => decodeContract(asset)).message, name).toBe(
+        'The TransferAssetContract asset_name must be a TRC10 token id.',
+      );
     }
+  });
+});
+
+describe('decodeTransfer (the lookup of a transaction the node returned)', () => {
+  it('names what the first contract moves, never refusing', () => {
+    const trx = tx('TransferContract', {
+      owner_address: toHexAddress(OWNER),
+      to_address: toHexAddress(RECEIVER),
+      amount: 1_500_000,
+    });
+    expect(decodeTransfer(trx)).toEqual({
+      type: 'Tron',
+      from: OWNER,
+      to: RECEIVER,
+      amount: 1_500_000n,
+      contractaddress: null,
+      tokenid: null,
+    });
+    const asset = tx('TransferAssetContract', {
+      asset_name: Buffer.from('1004920').toString('hex'),
+      amount: 7,
+    });
+    expect(decodeTransfer(asset)).toMatchObject({ type: 'TRC10', tokenid: '1004920', amount: 7n });
+    const trc20 = call(OWNER, `a9059cbb${word(RECEIVER)}${uint(25n)}`);
+    expect(decodeTransfer(trc20)).toMatchObject({
+      type: 'TRC20',
+      from: OWNER,
+      to: RECEIVER,
+      amount: 25n,
+      contractaddress: TOKEN,
+    });
+    const nft = call(OPERATOR, `23b872dd${word(OWNER)}${word(RECEIVER)}${uint(9n)}`);
+    expect(decodeTransfer(nft)).toMatchObject({
+      type: 'TRC721',
+      from: OWNER,
+      to: RECEIVER,
+      amount: 1n,
+      tokenid: '9',
+    });
+    expect(decodeTransfer(call(OWNER, 'deadbeef'))).toMatchObject({
+      type: 'CONTRACT',
+      to: null,
+      contractaddress: TOKEN,
+    });
+    expect(decodeTransfer(tx('FreezeBalanceV2Contract', {}))).toMatchObject({
+      type: 'FreezeBalanceV2',
+      from: null,
+    });
+    expect(decodeTransfer({})).toMatchObject({ type: 'UNKNOWN' });
+  });
+});
+
+describe('contractStatus', () => {
+  it("reads the node's contract result, PENDING before there is one", () => {
+    expect(contractStatus({ ret: [{ contractRet: 'SUCCESS' }] })).toBe('SUCCESS');
+    expect(contractStatus({ ret: [{ contractRet: 'REVERT' }] })).toBe('REVERT');
+    expect(contractStatus({ ret: [{}] })).toBe('PENDING');
+    expect(contractStatus({})).toBe('PENDING');
   });
 });
