@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
-import { openKey, sealKey, WrongPasswordError } from '../custody/key-vault.ts';
-import type { PasswordTarget, PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
+import { openKey, sealKey, WrongPasswordError } from './key-vault.ts';
+import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
 
-/** What the wallet service needs from a chain to handle its keys. */
+/** What address custody needs from a chain to handle its keys. */
 export interface KeyCodec {
   generate(): ChainKeyPair;
   /** Throws for a malformed or out-of-range key. */
@@ -16,7 +16,7 @@ export interface KeyCodec {
   normalizeAddress(address: string): string;
 }
 
-export interface WalletScope {
+export interface KeyScope {
   userId: string;
   chain: ChainName;
   network: Network;
@@ -30,7 +30,7 @@ export interface StoredAddress {
   createdAt: string;
 }
 
-/** How a caller proves they may sign for an address: its wallet password, or the private key itself. */
+/** How a caller proves they may sign for an address: the address's password, or the private key itself. */
 export interface SigningProof {
   password?: string | undefined;
   privatekey?: string | undefined;
@@ -53,7 +53,7 @@ export const MAX_PASSWORD_LENGTH = 1024;
  * throttle first (too many wrong ones answer 429 without deriving), and every key derivation takes the
  * user's turn on the KDF scheduler.
  */
-export class WalletService {
+export class AddressKeys {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quotas: QuotaService,
@@ -71,13 +71,13 @@ export class WalletService {
   }
 
   /** Creates a key pair; with a password the key is kept sealed, without one it is only returned. */
-  async create(scope: WalletScope, password?: string): Promise<ChainKeyPair> {
+  async create(scope: KeyScope, password?: string): Promise<ChainKeyPair> {
     const pair = scope.codec.generate();
     await this.store(scope, pair, password);
     return pair;
   }
 
-  async import(scope: WalletScope, privateKey: string, password?: string): Promise<ChainKeyPair> {
+  async import(scope: KeyScope, privateKey: string, password?: string): Promise<ChainKeyPair> {
     let pair: ChainKeyPair;
     try {
       pair = scope.codec.fromPrivateKey(privateKey);
@@ -91,7 +91,7 @@ export class WalletService {
     return pair;
   }
 
-  private async store(scope: WalletScope, pair: ChainKeyPair, password?: string): Promise<void> {
+  private async store(scope: KeyScope, pair: ChainKeyPair, password?: string): Promise<void> {
     if (password !== undefined) assertPasswordStrength('password', password);
     const address = scope.codec.normalizeAddress(pair.address);
     const sealed =
@@ -122,7 +122,7 @@ export class WalletService {
     });
   }
 
-  async list(scope: Omit<WalletScope, 'codec'>): Promise<StoredAddress[]> {
+  async list(scope: Omit<KeyScope, 'codec'>): Promise<StoredAddress[]> {
     const rows = await this.db
       .selectFrom('addresses')
       .select(['address', 'public_key', 'sealed_key', 'created_at'])
@@ -141,7 +141,7 @@ export class WalletService {
   }
 
   /** Forgets an address and its key. Returns false when the caller has no such address. */
-  async remove(scope: WalletScope, address: string): Promise<boolean> {
+  async remove(scope: KeyScope, address: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('addresses')
       .where('user_id', '=', scope.userId)
@@ -154,7 +154,7 @@ export class WalletService {
 
   /** Re-seals the key under a new password; the old one must open it. */
   async changePassword(
-    scope: WalletScope,
+    scope: KeyScope,
     address: string,
     oldPassword: string,
     newPassword: string,
@@ -174,7 +174,7 @@ export class WalletService {
   }
 
   /** The private key (hex) of a stored address, opened with its password. */
-  async exportKey(scope: WalletScope, address: string, password: string): Promise<string> {
+  async exportKey(scope: KeyScope, address: string, password: string): Promise<string> {
     const normalized = scope.codec.normalizeAddress(address);
     return (await this.unseal(scope, normalized, password)).toString('hex');
   }
@@ -183,7 +183,7 @@ export class WalletService {
    * The key to sign for `from` with, once the caller has proven they may: the password of a key this user
    * stored, or a private key whose address is `from` (KeyMismatchError otherwise).
    */
-  async signingKey(scope: WalletScope, from: string, proof: SigningProof): Promise<string> {
+  async signingKey(scope: KeyScope, from: string, proof: SigningProof): Promise<string> {
     const normalized = scope.codec.normalizeAddress(from);
     if (proof.privatekey !== undefined && proof.privatekey !== '') {
       let pair: ChainKeyPair;
@@ -206,7 +206,7 @@ export class WalletService {
   }
 
   /** Every path that opens a stored key with a password comes through here, and so through the throttle. */
-  private async unseal(scope: WalletScope, address: string, password: string): Promise<Buffer> {
+  private async unseal(scope: KeyScope, address: string, password: string): Promise<Buffer> {
     const target: PasswordTarget = { userId: scope.userId, binding: binding(scope, address) };
     await this.throttle.assertAllowed(target);
     const row = await this.find(this.db, scope, address);
@@ -232,7 +232,7 @@ export class WalletService {
     return secret;
   }
 
-  private find(db: Kysely<Database>, scope: Omit<WalletScope, 'codec'>, address: string) {
+  private find(db: Kysely<Database>, scope: Omit<KeyScope, 'codec'>, address: string) {
     return db
       .selectFrom('addresses')
       .select(['id', 'sealed_key'])
@@ -245,7 +245,7 @@ export class WalletService {
 }
 
 /** The sealed key opens only for this user, chain, network and address. */
-function binding(scope: Omit<WalletScope, 'codec'>, address: string): string {
+function binding(scope: Omit<KeyScope, 'codec'>, address: string): string {
   return `${scope.userId}|${scope.chain}|${scope.network}|${address}`;
 }
 
