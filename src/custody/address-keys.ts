@@ -4,8 +4,9 @@ import type { QuotaService } from '../accounts/quotas.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
-import { openKey, sealKey, WrongPasswordError } from './key-vault.ts';
+import { sealKey, WrongPasswordError } from './key-vault.ts';
 import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
+import { openThrottled } from './throttled-open.ts';
 
 /** What address custody needs from a chain to handle its keys. */
 export interface KeyCodec {
@@ -60,14 +61,7 @@ export class AddressKeys {
     private readonly throttle: PasswordThrottle,
     private readonly now: () => Date = () => new Date(),
   ) {
-    quotas.registerCounter('addresses', async (db, userId) => {
-      const row = await db
-        .selectFrom('addresses')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    });
+    quotas.registerCounter('addresses', countHeldAddresses);
   }
 
   /** Creates a key pair; with a password the key is kept sealed, without one it is only returned. */
@@ -205,31 +199,20 @@ export class AddressKeys {
     return (await this.unseal(scope, normalized, proof.password)).toString('hex');
   }
 
-  /** Every path that opens a stored key with a password comes through here, and so through the throttle. */
-  private async unseal(scope: KeyScope, address: string, password: string): Promise<Buffer> {
+  /** Opens the sealed key of a single-key address, through the throttle (throttled-open.ts). */
+  private unseal(scope: KeyScope, address: string, password: string): Promise<Buffer> {
     const target: PasswordTarget = { userId: scope.userId, binding: binding(scope, address) };
-    await this.throttle.assertAllowed(target);
-    const row = await this.find(this.db, scope, address);
-    if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
-    if (row.sealed_key === null) {
-      throw new ApiError(
-        422,
-        `Address ${address} is unsecure: its private key was never stored, sign with privatekey`,
-      );
-    }
-    let secret: Buffer;
-    try {
-      // Checked again when the derivation's turn comes: failures recorded while it waited count.
-      secret = await openKey(row.sealed_key, password, target.binding, {
-        owner: scope.userId,
-        admit: () => this.throttle.assertAllowed(target),
-      });
-    } catch (error) {
-      if (error instanceof WrongPasswordError) await this.throttle.recordFailure(target);
-      throw error;
-    }
-    await this.throttle.recordSuccess(target);
-    return secret;
+    return openThrottled(this.throttle, target, password, async () => {
+      const row = await this.find(this.db, scope, address);
+      if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
+      if (row.sealed_key === null) {
+        throw new ApiError(
+          422,
+          `Address ${address} is unsecure: its private key was never stored, sign with privatekey`,
+        );
+      }
+      return row.sealed_key;
+    });
   }
 
   private find(db: Kysely<Database>, scope: Omit<KeyScope, 'codec'>, address: string) {
@@ -249,7 +232,17 @@ function binding(scope: Omit<KeyScope, 'codec'>, address: string): string {
   return `${scope.userId}|${scope.chain}|${scope.network}|${address}`;
 }
 
-function assertPasswordStrength(field: string, password: string): void {
+/** The addresses quota: every address row of the user. */
+export async function countHeldAddresses(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('addresses')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export function assertPasswordStrength(field: string, password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
     throw invalidField(
       field,

@@ -220,7 +220,7 @@ export interface LeasesTable {
 }
 
 export interface PasswordFailuresTable {
-  /** `address:<user>|<chain>|<network>|<address>` or `user:<id>`. */
+  /** `address:<user>|<chain>|<network>|<address>`, `wallet:<user>|<chain>|<network>|<wallet id>` or `user:<id>`. */
   subject: string;
   /** Wrong passwords in the current window. */
   failures: number;
