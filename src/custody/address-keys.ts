@@ -52,7 +52,8 @@ export const MAX_PASSWORD_LENGTH = 1024;
  * usable only by its owner with that password; an unsecure address keeps no key at all: its private key
  * is returned once and the caller signs with it. Every attempt to open a key with a password passes the
  * throttle first (too many wrong ones answer 429 without deriving), and every key derivation takes the
- * user's turn on the KDF scheduler.
+ * user's turn on the KDF scheduler. Addresses derived from an HD wallet (hd-wallets.ts) share the table,
+ * the uniqueness and the quota, but are listed, opened and deleted through their wallet.
  */
 export class AddressKeys {
   constructor(
@@ -123,6 +124,7 @@ export class AddressKeys {
       .where('user_id', '=', scope.userId)
       .where('chain', '=', scope.chain)
       .where('network', '=', scope.network)
+      .where('wallet_id', 'is', null)
       .orderBy('created_at')
       .orderBy('address')
       .execute();
@@ -134,7 +136,10 @@ export class AddressKeys {
     }));
   }
 
-  /** Forgets an address and its key. Returns false when the caller has no such address. */
+  /**
+   * Forgets an address and its key. Returns false when the caller has no such address; an address derived
+   * from an HD wallet goes only with its wallet.
+   */
   async remove(scope: KeyScope, address: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('addresses')
@@ -142,6 +147,7 @@ export class AddressKeys {
       .where('chain', '=', scope.chain)
       .where('network', '=', scope.network)
       .where('address', '=', scope.codec.normalizeAddress(address))
+      .where('wallet_id', 'is', null)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
@@ -205,6 +211,12 @@ export class AddressKeys {
     return openThrottled(this.throttle, target, password, async () => {
       const row = await this.find(this.db, scope, address);
       if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
+      if (row.wallet_id !== null) {
+        throw new ApiError(
+          422,
+          `Address ${address} belongs to an HD wallet: its key opens with the wallet's password`,
+        );
+      }
       if (row.sealed_key === null) {
         throw new ApiError(
           422,
@@ -218,7 +230,7 @@ export class AddressKeys {
   private find(db: Kysely<Database>, scope: Omit<KeyScope, 'codec'>, address: string) {
     return db
       .selectFrom('addresses')
-      .select(['id', 'sealed_key'])
+      .select(['id', 'sealed_key', 'wallet_id'])
       .where('user_id', '=', scope.userId)
       .where('chain', '=', scope.chain)
       .where('network', '=', scope.network)
@@ -232,7 +244,7 @@ function binding(scope: Omit<KeyScope, 'codec'>, address: string): string {
   return `${scope.userId}|${scope.chain}|${scope.network}|${address}`;
 }
 
-/** The addresses quota: every address row of the user. */
+/** The addresses quota: every address row of the user, single-key or derived from an HD wallet. */
 export async function countHeldAddresses(db: Kysely<Database>, userId: string): Promise<number> {
   const row = await db
     .selectFrom('addresses')
