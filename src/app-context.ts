@@ -4,6 +4,7 @@ import type { UserDirectory } from './accounts/users.ts';
 import type { ChainRegistry } from './chains/registry.ts';
 import type { Config } from './config.ts';
 import type { AddressKeys } from './custody/address-keys.ts';
+import type { HdWallets } from './custody/hd-wallets.ts';
 import type { MasterKey } from './custody/master-key.ts';
 import type { NodeMonitor } from './health/node-monitor.ts';
 import type { TroubleLog } from './health/trouble-log.ts';
@@ -27,6 +28,7 @@ export interface AppContext {
   quotas: QuotaService;
   accounts: AccountService;
   addressKeys: AddressKeys;
+  hdWallets: HdWallets;
   transactions: TransactionLog;
   masterKey: MasterKey;
   webhooks: WebhookService;

@@ -7,6 +7,7 @@ import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
 import { type Config, ConfigError } from './config.ts';
 import { AddressKeys } from './custody/address-keys.ts';
+import { HdWallets } from './custody/hd-wallets.ts';
 import { kdfScheduler } from './custody/kdf-scheduler.ts';
 import { MasterKey } from './custody/master-key.ts';
 import { PasswordThrottle } from './custody/password-throttle.ts';
@@ -79,6 +80,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     quotas,
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     addressKeys: new AddressKeys(store.db, quotas, passwordThrottle, now),
+    hdWallets: new HdWallets(store.db, quotas, passwordThrottle, now),
     transactions: new TransactionLog(store.db, now),
     masterKey,
     webhooks: new WebhookService(
