@@ -6,6 +6,8 @@ import { CHAIN_FAMILIES, type ChainFamily } from './chains/families.ts';
 import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
 import { type Config, ConfigError } from './config.ts';
+import { AddressKeys } from './custody/address-keys.ts';
+import { HdWallets } from './custody/hd-wallets.ts';
 import { kdfScheduler } from './custody/kdf-scheduler.ts';
 import { MasterKey } from './custody/master-key.ts';
 import { PasswordThrottle } from './custody/password-throttle.ts';
@@ -23,7 +25,6 @@ import {
 import { AccountService } from './services/accounts.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
-import { WalletService } from './services/wallets.ts';
 import { assertReachable, migrateToLatest, openStore } from './store/store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
@@ -78,7 +79,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
-    wallets: new WalletService(store.db, quotas, passwordThrottle, now),
+    addressKeys: new AddressKeys(store.db, quotas, passwordThrottle, now),
+    hdWallets: new HdWallets(store.db, quotas, passwordThrottle, now),
     transactions: new TransactionLog(store.db, now),
     masterKey,
     webhooks: new WebhookService(

@@ -3,19 +3,19 @@ import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 
 /**
- * Wrong wallet passwords are counted per address and per user. After too many within a window, every
- * attempt on that address (or on all the user's addresses) answers 429 until the lockout ends, before any
- * key derivation runs: a stolen API token alone does not buy a stream of guesses. Each further lockout
- * lasts twice the one before, up to a cap; the doubling is forgotten a day after the last lockout ended.
- * A right password forgets the address's failures; the user's count only expires with its window, so
- * one known password does not reset the guessing budget for the others.
+ * Wrong passwords are counted per key (an address's, or an HD wallet's seed) and per user. After too many
+ * within a window, every attempt on that key (or on all the user's keys) answers 429 until the lockout
+ * ends, before any key derivation runs: a stolen API token alone does not buy a stream of guesses. Each
+ * further lockout lasts twice the one before, up to a cap; the doubling is forgotten a day after the last
+ * lockout ended. A right password forgets the key's failures; the user's count only expires with its
+ * window, so one known password does not reset the guessing budget for the others.
  *
  * Counters live in the database (shared by every instance, kept across restarts) and change only through
  * single atomic statements. Attempts that were already deriving when a lockout began still finish: the
  * overshoot is bounded by the KDF scheduler's concurrency, since its turn re-checks (see KdfCaller.admit).
  */
 export interface PasswordThrottleSettings {
-  /** Wrong passwords within a window that lock one address. */
+  /** Wrong passwords within a window that lock one address (or one wallet). */
   maxFailuresPerAddress: number;
   /** Wrong passwords within a window, over all of a user's addresses, that lock all of them. */
   maxFailuresPerUser: number;
@@ -33,10 +33,12 @@ export const DEFAULT_PASSWORD_THROTTLE: PasswordThrottleSettings = {
   maxLockoutSeconds: 60 * 60,
 };
 
-/** A password-protected key: its owner and its binding (`user|chain|network|address`). */
+/** A password-protected key: its owner and its binding (`user|chain|network|address` or `…|wallet id`). */
 export interface PasswordTarget {
   userId: string;
   binding: string;
+  /** What the key opens, counted and named apart: a single address (the default) or an HD wallet's seed. */
+  holder?: 'address' | 'wallet';
 }
 
 /** How long a run of lockouts is remembered after the last one ended. */
@@ -52,11 +54,11 @@ export class PasswordThrottle {
   /** @throws ApiError 429 with Retry-After (seconds) while the address or its user is locked out. */
   async assertAllowed(target: PasswordTarget): Promise<void> {
     const now = this.now();
-    const address = addressSubject(target);
+    const key = keySubject(target);
     const locks = await this.db
       .selectFrom('password_failures')
       .select(['subject', 'locked_until'])
-      .where('subject', 'in', [address, userSubject(target)])
+      .where('subject', 'in', [key, userSubject(target)])
       .where('locked_until', '>', now.toISOString())
       .execute();
     let longest: { subject: string; until: number } | null = null;
@@ -66,20 +68,20 @@ export class PasswordThrottle {
     }
     if (longest === null) return;
     const seconds = Math.max(1, Math.ceil((longest.until - now.getTime()) / 1000));
-    const scope = longest.subject === address ? 'for this address' : 'on this account';
+    const scope = longest.subject === key ? `for this ${target.holder ?? 'address'}` : 'on this account';
     throw new ApiError(429, `Too many wrong passwords ${scope}; try again in ${seconds} seconds`, [], {
       'Retry-After': String(seconds),
     });
   }
 
   async recordFailure(target: PasswordTarget): Promise<void> {
-    await this.countFailure(addressSubject(target), this.settings.maxFailuresPerAddress);
+    await this.countFailure(keySubject(target), this.settings.maxFailuresPerAddress);
     await this.countFailure(userSubject(target), this.settings.maxFailuresPerUser);
   }
 
-  /** The right password: the address starts afresh. */
+  /** The right password: the address (or wallet) starts afresh. */
   async recordSuccess(target: PasswordTarget): Promise<void> {
-    await this.db.deleteFrom('password_failures').where('subject', '=', addressSubject(target)).execute();
+    await this.db.deleteFrom('password_failures').where('subject', '=', keySubject(target)).execute();
   }
 
   /**
@@ -150,8 +152,8 @@ export class PasswordThrottle {
   }
 }
 
-function addressSubject(target: PasswordTarget): string {
-  return `address:${target.binding}`;
+function keySubject(target: PasswordTarget): string {
+  return `${target.holder ?? 'address'}:${target.binding}`;
 }
 
 function userSubject(target: PasswordTarget): string {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../services/wallets.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../custody/address-keys.ts';
 
 /** The password that opens a stored key; a wrong one answers 401 `Wrong password provided`. */
 export const WalletPassword = Type.String({

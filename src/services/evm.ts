@@ -32,12 +32,17 @@ import {
 } from '../chains/evm/transactions.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
+import {
+  type AddressKeys,
+  type KeyCodec,
+  KeyMismatchError,
+  type SigningProof,
+} from '../custody/address-keys.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
-import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
 export const evmKeyCodec: KeyCodec = {
   generate: generateEvmKey,
@@ -49,7 +54,7 @@ export interface EvmDeps {
   db: Kysely<Database>;
   dialect: Dialect;
   registry: ChainRegistry;
-  wallets: WalletService;
+  addressKeys: AddressKeys;
   transactions: TransactionLog;
   quotas: QuotaService;
 }
@@ -107,7 +112,7 @@ export class EvmService {
 
   async createAddress(userId: string, chain: ChainName, network: Network, password?: string) {
     this.adapter(chain, network);
-    const pair = await this.deps.wallets.create(this.scope(userId, chain, network), password);
+    const pair = await this.deps.addressKeys.create(this.scope(userId, chain, network), password);
     return [
       {
         address: pair.address,
@@ -125,7 +130,7 @@ export class EvmService {
     password?: string,
   ) {
     this.adapter(chain, network);
-    const pair = await this.deps.wallets.import(this.scope(userId, chain, network), privateKey, password);
+    const pair = await this.deps.addressKeys.import(this.scope(userId, chain, network), privateKey, password);
     return { address: pair.address, publicKey: pair.publicKey };
   }
 
@@ -154,12 +159,12 @@ export class EvmService {
       if (error instanceof WrongPasswordError) throw new ApiError(401, 'Wrong password provided');
       throw error;
     }
-    await this.deps.wallets.import(this.scope(userId, chain, network), pair.privateKey, password);
+    await this.deps.addressKeys.import(this.scope(userId, chain, network), pair.privateKey, password);
     return { filename, content: parsed, address: pair.address };
   }
 
   async listAddresses(userId: string, chain: ChainName, network: Network) {
-    const rows = await this.deps.wallets.list({ userId, chain, network });
+    const rows = await this.deps.addressKeys.list({ userId, chain, network });
     return rows.map((r) => ({
       address: r.address,
       publicKey: r.publicKey,
@@ -169,7 +174,7 @@ export class EvmService {
   }
 
   async deleteAddress(userId: string, chain: ChainName, network: Network, address: string) {
-    if (!(await this.deps.wallets.remove(this.scope(userId, chain, network), address))) {
+    if (!(await this.deps.addressKeys.remove(this.scope(userId, chain, network), address))) {
       throw new ApiError(404, 'Address not found');
     }
   }
@@ -183,7 +188,12 @@ export class EvmService {
     newPassword: string,
   ) {
     await wrongPassword(() =>
-      this.deps.wallets.changePassword(this.scope(userId, chain, network), address, oldPassword, newPassword),
+      this.deps.addressKeys.changePassword(
+        this.scope(userId, chain, network),
+        address,
+        oldPassword,
+        newPassword,
+      ),
     );
   }
 
@@ -195,7 +205,7 @@ export class EvmService {
     password: string,
   ) {
     const key = await wrongPassword(() =>
-      this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
+      this.deps.addressKeys.exportKey(this.scope(userId, chain, network), address, password),
     );
     return exportKeystore(key, password, { caller: { owner: userId } });
   }
@@ -208,7 +218,7 @@ export class EvmService {
     password: string,
   ) {
     const key = await wrongPassword(() =>
-      this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
+      this.deps.addressKeys.exportKey(this.scope(userId, chain, network), address, password),
     );
     return { private_key: `0x${key}` };
   }
@@ -536,7 +546,7 @@ export class EvmService {
     proof: SigningProof & { from: string },
   ) {
     try {
-      return await this.deps.wallets.signingKey(this.scope(userId, chain, network), proof.from, proof);
+      return await this.deps.addressKeys.signingKey(this.scope(userId, chain, network), proof.from, proof);
     } catch (error) {
       if (error instanceof WrongPasswordError) throw new ApiError(401, 'Wrong password provided');
       if (error instanceof KeyMismatchError)

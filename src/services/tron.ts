@@ -21,10 +21,15 @@ import type {
   TronTransaction,
 } from '../chains/tron/types.ts';
 import type { Network } from '../chains/types.ts';
+import {
+  type AddressKeys,
+  type KeyCodec,
+  KeyMismatchError,
+  type SigningProof,
+} from '../custody/address-keys.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
-import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
 export const TRX_DECIMALS = 6;
 
@@ -44,7 +49,7 @@ export interface TronAddressOut {
 
 export interface TronDeps {
   registry: ChainRegistry;
-  wallets: WalletService;
+  addressKeys: AddressKeys;
   transactions: TransactionLog;
   quotas: QuotaService;
   /** Default most TRX a TRC20/TRC721 transfer may burn (sun), when the request sets no `fee_limit`. */
@@ -93,13 +98,13 @@ export class TronService {
 
   async createAddress(userId: string, network: Network, password?: string): Promise<TronAddressOut> {
     this.adapter(network);
-    const pair = (await this.deps.wallets.create(this.scope(userId, network), password)) as TronKeyPair;
+    const pair = (await this.deps.addressKeys.create(this.scope(userId, network), password)) as TronKeyPair;
     return addressOut(pair, password === undefined);
   }
 
   async importAddress(userId: string, network: Network, privateKey: string, password?: string) {
     this.adapter(network);
-    const pair = (await this.deps.wallets.import(
+    const pair = (await this.deps.addressKeys.import(
       this.scope(userId, network),
       privateKey,
       password,
@@ -108,7 +113,7 @@ export class TronService {
   }
 
   async listAddresses(userId: string, network: Network) {
-    const rows = await this.deps.wallets.list({ userId, chain: 'tron', network });
+    const rows = await this.deps.addressKeys.list({ userId, chain: 'tron', network });
     return rows.map((r) => ({
       address: r.address,
       hexAddress: toHexAddress(r.address),
@@ -119,7 +124,7 @@ export class TronService {
   }
 
   async deleteAddress(userId: string, network: Network, address: string): Promise<void> {
-    if (!(await this.deps.wallets.remove(this.scope(userId, network), address))) {
+    if (!(await this.deps.addressKeys.remove(this.scope(userId, network), address))) {
       throw new ApiError(404, 'Address not found');
     }
   }
@@ -132,7 +137,12 @@ export class TronService {
     newPassword: string,
   ) {
     try {
-      await this.deps.wallets.changePassword(this.scope(userId, network), address, oldPassword, newPassword);
+      await this.deps.addressKeys.changePassword(
+        this.scope(userId, network),
+        address,
+        oldPassword,
+        newPassword,
+      );
     } catch (error) {
       throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
     }
@@ -140,7 +150,11 @@ export class TronService {
 
   async exportKey(userId: string, network: Network, address: string, password: string) {
     try {
-      const privateKey = await this.deps.wallets.exportKey(this.scope(userId, network), address, password);
+      const privateKey = await this.deps.addressKeys.exportKey(
+        this.scope(userId, network),
+        address,
+        password,
+      );
       return { address: toBase58Address(address), privateKey };
     } catch (error) {
       throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
@@ -513,7 +527,7 @@ export class TronService {
   ) {
     if (!isTronAddress(proof.from)) throw invalidField('from', 'The from field must be a Tron address.');
     try {
-      return await this.deps.wallets.signingKey(this.scope(userId, network), proof.from, proof);
+      return await this.deps.addressKeys.signingKey(this.scope(userId, network), proof.from, proof);
     } catch (error) {
       if (error instanceof KeyMismatchError) {
         throw new ApiError(

@@ -12,6 +12,7 @@ export interface Database extends EvmNonceDatabase {
   api_tokens: ApiTokensTable;
   quota_usage: QuotaUsageTable;
   addresses: AddressesTable;
+  wallets: WalletsTable;
   transactions: TransactionsTable;
   webhooks: WebhooksTable;
   watch_versions: WatchVersionsTable;
@@ -87,8 +88,33 @@ export interface AddressesTable {
   network: string;
   address: string;
   public_key: string;
-  /** JSON of a SealedKey; null for an unsecure address (no key kept). */
+  /** JSON of a SealedKey; null for an unsecure address (no key kept) and for an address derived from a wallet. */
   sealed_key: string | null;
+  /** The HD wallet this address was derived from; null for a single-key address. */
+  wallet_id: string | null;
+  /** Its index below the wallet's account node; null for a single-key address. */
+  derivation_index: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** HD wallets: one seed each, their addresses derived by index (rows of `addresses` with `wallet_id`). */
+export interface WalletsTable {
+  id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  /** Unique per user, chain and network; how the API names the wallet. */
+  name: string;
+  label: string | null;
+  /** JSON of a SealedKey holding the BIP-39 entropy, sealed with the wallet password. */
+  sealed_seed: string;
+  /** The hardened account node the addresses hang from, e.g. m/84'/0'/0'. */
+  account_path: string;
+  /** That node's extended public key: new receive addresses are derived from it without the password. */
+  account_xpub: string;
+  /** The index the next derived address takes. */
+  next_index: number;
   created_at: string;
   updated_at: string;
 }
@@ -220,7 +246,7 @@ export interface LeasesTable {
 }
 
 export interface PasswordFailuresTable {
-  /** `address:<user>|<chain>|<network>|<address>` or `user:<id>`. */
+  /** `address:<user>|<chain>|<network>|<address>`, `wallet:<user>|<chain>|<network>|<wallet id>` or `user:<id>`. */
   subject: string;
   /** Wrong passwords in the current window. */
   failures: number;

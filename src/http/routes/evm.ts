@@ -118,7 +118,7 @@ export async function evmRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     db: ctx.store.db,
     dialect: ctx.store.dialect,
     registry: ctx.registry,
-    wallets: ctx.wallets,
+    addressKeys: ctx.addressKeys,
     transactions: ctx.transactions,
     quotas: ctx.quotas,
   });

@@ -5,6 +5,7 @@ import { evmNonces } from './0003_evm_nonces.ts';
 import { webhooks } from './0004_webhooks.ts';
 import { passwordThrottle } from './0005_password_throttle.ts';
 import { userNumbers } from './0006_user_numbers.ts';
+import { hdWallets } from './0007_hd_wallets.ts';
 
 /** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_webhooks': webhooks,
   '0005_password_throttle': passwordThrottle,
   '0006_user_numbers': userNumbers,
+  '0007_hd_wallets': hdWallets,
 };

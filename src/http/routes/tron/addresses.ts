@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../custody/address-keys.ts';
 import type { TronService } from '../../../services/tron.ts';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../services/wallets.ts';
 import { sendOk } from '../../envelope.ts';
 import { routeSchema } from '../../route-schema.ts';
 import { NewWalletPassword, PrivateKey, WalletPassword } from '../../wallet-fields.ts';

@@ -11,7 +11,7 @@ import { tronTransactionRoutes } from './transactions.ts';
 export async function tronRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const tron = new TronService({
     registry: ctx.registry,
-    wallets: ctx.wallets,
+    addressKeys: ctx.addressKeys,
     transactions: ctx.transactions,
     quotas: ctx.quotas,
     feeLimitSun: ctx.config.tronFeeLimitSun,

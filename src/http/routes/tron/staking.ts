@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TronResource } from '../../../chains/tron/types.ts';
+import type { SigningProof } from '../../../custody/address-keys.ts';
 import type { TronService } from '../../../services/tron.ts';
-import type { SigningProof } from '../../../services/wallets.ts';
 import { sendOk } from '../../envelope.ts';
 import { routeSchema } from '../../route-schema.ts';
 import { Amount, Resource, SigningFields, TronAddress } from './schemas.ts';

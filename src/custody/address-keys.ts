@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
-import { openKey, sealKey, WrongPasswordError } from '../custody/key-vault.ts';
-import type { PasswordTarget, PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
+import { sealKey, WrongPasswordError } from './key-vault.ts';
+import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
+import { openThrottled } from './throttled-open.ts';
 
-/** What the wallet service needs from a chain to handle its keys. */
+/** What address custody needs from a chain to handle its keys. */
 export interface KeyCodec {
   generate(): ChainKeyPair;
   /** Throws for a malformed or out-of-range key. */
@@ -16,7 +17,7 @@ export interface KeyCodec {
   normalizeAddress(address: string): string;
 }
 
-export interface WalletScope {
+export interface KeyScope {
   userId: string;
   chain: ChainName;
   network: Network;
@@ -30,7 +31,7 @@ export interface StoredAddress {
   createdAt: string;
 }
 
-/** How a caller proves they may sign for an address: its wallet password, or the private key itself. */
+/** How a caller proves they may sign for an address: the address's password, or the private key itself. */
 export interface SigningProof {
   password?: string | undefined;
   privatekey?: string | undefined;
@@ -51,33 +52,27 @@ export const MAX_PASSWORD_LENGTH = 1024;
  * usable only by its owner with that password; an unsecure address keeps no key at all: its private key
  * is returned once and the caller signs with it. Every attempt to open a key with a password passes the
  * throttle first (too many wrong ones answer 429 without deriving), and every key derivation takes the
- * user's turn on the KDF scheduler.
+ * user's turn on the KDF scheduler. Addresses derived from an HD wallet (hd-wallets.ts) share the table,
+ * the uniqueness and the quota, but are listed, opened and deleted through their wallet.
  */
-export class WalletService {
+export class AddressKeys {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quotas: QuotaService,
     private readonly throttle: PasswordThrottle,
     private readonly now: () => Date = () => new Date(),
   ) {
-    quotas.registerCounter('addresses', async (db, userId) => {
-      const row = await db
-        .selectFrom('addresses')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    });
+    quotas.registerCounter('addresses', countHeldAddresses);
   }
 
   /** Creates a key pair; with a password the key is kept sealed, without one it is only returned. */
-  async create(scope: WalletScope, password?: string): Promise<ChainKeyPair> {
+  async create(scope: KeyScope, password?: string): Promise<ChainKeyPair> {
     const pair = scope.codec.generate();
     await this.store(scope, pair, password);
     return pair;
   }
 
-  async import(scope: WalletScope, privateKey: string, password?: string): Promise<ChainKeyPair> {
+  async import(scope: KeyScope, privateKey: string, password?: string): Promise<ChainKeyPair> {
     let pair: ChainKeyPair;
     try {
       pair = scope.codec.fromPrivateKey(privateKey);
@@ -91,7 +86,7 @@ export class WalletService {
     return pair;
   }
 
-  private async store(scope: WalletScope, pair: ChainKeyPair, password?: string): Promise<void> {
+  private async store(scope: KeyScope, pair: ChainKeyPair, password?: string): Promise<void> {
     if (password !== undefined) assertPasswordStrength('password', password);
     const address = scope.codec.normalizeAddress(pair.address);
     const sealed =
@@ -122,13 +117,14 @@ export class WalletService {
     });
   }
 
-  async list(scope: Omit<WalletScope, 'codec'>): Promise<StoredAddress[]> {
+  async list(scope: Omit<KeyScope, 'codec'>): Promise<StoredAddress[]> {
     const rows = await this.db
       .selectFrom('addresses')
       .select(['address', 'public_key', 'sealed_key', 'created_at'])
       .where('user_id', '=', scope.userId)
       .where('chain', '=', scope.chain)
       .where('network', '=', scope.network)
+      .where('wallet_id', 'is', null)
       .orderBy('created_at')
       .orderBy('address')
       .execute();
@@ -140,21 +136,25 @@ export class WalletService {
     }));
   }
 
-  /** Forgets an address and its key. Returns false when the caller has no such address. */
-  async remove(scope: WalletScope, address: string): Promise<boolean> {
+  /**
+   * Forgets an address and its key. Returns false when the caller has no such address; an address derived
+   * from an HD wallet goes only with its wallet.
+   */
+  async remove(scope: KeyScope, address: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('addresses')
       .where('user_id', '=', scope.userId)
       .where('chain', '=', scope.chain)
       .where('network', '=', scope.network)
       .where('address', '=', scope.codec.normalizeAddress(address))
+      .where('wallet_id', 'is', null)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   /** Re-seals the key under a new password; the old one must open it. */
   async changePassword(
-    scope: WalletScope,
+    scope: KeyScope,
     address: string,
     oldPassword: string,
     newPassword: string,
@@ -174,7 +174,7 @@ export class WalletService {
   }
 
   /** The private key (hex) of a stored address, opened with its password. */
-  async exportKey(scope: WalletScope, address: string, password: string): Promise<string> {
+  async exportKey(scope: KeyScope, address: string, password: string): Promise<string> {
     const normalized = scope.codec.normalizeAddress(address);
     return (await this.unseal(scope, normalized, password)).toString('hex');
   }
@@ -183,7 +183,7 @@ export class WalletService {
    * The key to sign for `from` with, once the caller has proven they may: the password of a key this user
    * stored, or a private key whose address is `from` (KeyMismatchError otherwise).
    */
-  async signingKey(scope: WalletScope, from: string, proof: SigningProof): Promise<string> {
+  async signingKey(scope: KeyScope, from: string, proof: SigningProof): Promise<string> {
     const normalized = scope.codec.normalizeAddress(from);
     if (proof.privatekey !== undefined && proof.privatekey !== '') {
       let pair: ChainKeyPair;
@@ -205,37 +205,32 @@ export class WalletService {
     return (await this.unseal(scope, normalized, proof.password)).toString('hex');
   }
 
-  /** Every path that opens a stored key with a password comes through here, and so through the throttle. */
-  private async unseal(scope: WalletScope, address: string, password: string): Promise<Buffer> {
+  /** Opens the sealed key of a single-key address, through the throttle (throttled-open.ts). */
+  private unseal(scope: KeyScope, address: string, password: string): Promise<Buffer> {
     const target: PasswordTarget = { userId: scope.userId, binding: binding(scope, address) };
-    await this.throttle.assertAllowed(target);
-    const row = await this.find(this.db, scope, address);
-    if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
-    if (row.sealed_key === null) {
-      throw new ApiError(
-        422,
-        `Address ${address} is unsecure: its private key was never stored, sign with privatekey`,
-      );
-    }
-    let secret: Buffer;
-    try {
-      // Checked again when the derivation's turn comes: failures recorded while it waited count.
-      secret = await openKey(row.sealed_key, password, target.binding, {
-        owner: scope.userId,
-        admit: () => this.throttle.assertAllowed(target),
-      });
-    } catch (error) {
-      if (error instanceof WrongPasswordError) await this.throttle.recordFailure(target);
-      throw error;
-    }
-    await this.throttle.recordSuccess(target);
-    return secret;
+    return openThrottled(this.throttle, target, password, async () => {
+      const row = await this.find(this.db, scope, address);
+      if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
+      if (row.wallet_id !== null) {
+        throw new ApiError(
+          422,
+          `Address ${address} belongs to an HD wallet: its key opens with the wallet's password`,
+        );
+      }
+      if (row.sealed_key === null) {
+        throw new ApiError(
+          422,
+          `Address ${address} is unsecure: its private key was never stored, sign with privatekey`,
+        );
+      }
+      return row.sealed_key;
+    });
   }
 
-  private find(db: Kysely<Database>, scope: Omit<WalletScope, 'codec'>, address: string) {
+  private find(db: Kysely<Database>, scope: Omit<KeyScope, 'codec'>, address: string) {
     return db
       .selectFrom('addresses')
-      .select(['id', 'sealed_key'])
+      .select(['id', 'sealed_key', 'wallet_id'])
       .where('user_id', '=', scope.userId)
       .where('chain', '=', scope.chain)
       .where('network', '=', scope.network)
@@ -245,11 +240,21 @@ export class WalletService {
 }
 
 /** The sealed key opens only for this user, chain, network and address. */
-function binding(scope: Omit<WalletScope, 'codec'>, address: string): string {
+function binding(scope: Omit<KeyScope, 'codec'>, address: string): string {
   return `${scope.userId}|${scope.chain}|${scope.network}|${address}`;
 }
 
-function assertPasswordStrength(field: string, password: string): void {
+/** The addresses quota: every address row of the user, single-key or derived from an HD wallet. */
+export async function countHeldAddresses(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('addresses')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export function assertPasswordStrength(field: string, password: string): void {
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
     throw invalidField(
       field,
