@@ -5,13 +5,7 @@ import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
 import { evmTransferTypes } from '../chains/evm/chains.ts';
 import { EvmContractError } from '../chains/evm/errors.ts';
-import {
-  checksumAddress,
-  evmAddressFieldMessage,
-  evmKeyFromPrivate,
-  generateEvmKey,
-  isEvmAddress,
-} from '../chains/evm/keys.ts';
+import { checksumAddress, evmAddressFieldMessage, isEvmAddress } from '../chains/evm/keys.ts';
 import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
 import { NonceManager } from '../chains/evm/nonce-manager.ts';
 import { transactionOutcome } from '../chains/evm/outcome.ts';
@@ -23,6 +17,7 @@ import {
   withTransactionNonce,
 } from '../chains/evm/transactions.ts';
 import { decodeTransferCall } from '../chains/evm/transfer-calls.ts';
+import type { KeyCodec } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
@@ -30,13 +25,7 @@ import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
-import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
-
-export const evmKeyCodec: KeyCodec = {
-  generate: generateEvmKey,
-  fromPrivateKey: evmKeyFromPrivate,
-  normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
-};
+import { KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
 export interface EvmDeps {
   db: Kysely<Database>;
@@ -45,6 +34,7 @@ export interface EvmDeps {
   wallets: WalletService;
   transactions: TransactionLog;
   quotas: QuotaService;
+  keys: KeyCodec;
 }
 
 /** The optional fields every EVM send accepts; gas prices in gwei (as `gasprice` answers), gas in units. */
@@ -93,7 +83,7 @@ export class EvmService {
   }
 
   private scope(userId: string, chain: ChainName, network: Network) {
-    return { userId, chain, network, codec: evmKeyCodec };
+    return { userId, chain, network, codec: this.deps.keys };
   }
 
   // --- addresses -------------------------------------------------------------------------------

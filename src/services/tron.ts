@@ -1,11 +1,12 @@
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
+import type { KeyCodec } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { TronAdapter } from '../chains/tron/adapter.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
 import { type DecodedContract, decodeContract } from '../chains/tron/decode-contract.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from '../chains/tron/errors.ts';
-import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from '../chains/tron/keys.ts';
+import type { TronKeyPair } from '../chains/tron/keys.ts';
 import type {
   SignedTronTransaction,
   TronResource,
@@ -17,15 +18,9 @@ import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
 import { decodeTransfer, decodeTransferLogs, trxText } from './tron-decode.ts';
-import { type KeyCodec, KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
+import { KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
 export const TRX_DECIMALS = 6;
-
-export const tronKeyCodec: KeyCodec = {
-  generate: generateTronKey,
-  fromPrivateKey: tronKeyFromPrivate,
-  normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
-};
 
 /** The spec's address answer: `privateKey` only for an unsecure address (no password given). */
 export interface TronAddressOut {
@@ -40,6 +35,7 @@ export interface TronDeps {
   wallets: WalletService;
   transactions: TransactionLog;
   quotas: QuotaService;
+  keys: KeyCodec;
   /** Default most TRX a TRC20/TRC721 transfer may burn (sun), when the request sets no `fee_limit`. */
   feeLimitSun: bigint;
 }
@@ -79,7 +75,7 @@ export class TronService {
   }
 
   private scope(userId: string, network: Network) {
-    return { userId, chain: 'tron' as const, network, codec: tronKeyCodec };
+    return { userId, chain: 'tron' as const, network, codec: this.deps.keys };
   }
 
   // --- addresses -------------------------------------------------------------------------------

@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
+import type { KeyCodec } from '../chains/family.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
 import { openKey, sealKey, WrongPasswordError } from '../custody/key-vault.ts';
 import type { PasswordTarget, PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
-
-/** What the wallet service needs from a chain to handle its keys. */
-export interface KeyCodec {
-  generate(): ChainKeyPair;
-  /** Throws for a malformed or out-of-range key. */
-  fromPrivateKey(privateKeyHex: string): ChainKeyPair;
-  /** The canonical form an address is stored and compared in. */
-  normalizeAddress(address: string): string;
-}
 
 export interface WalletScope {
   userId: string;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from '../../chains/evm/chains.ts';
 import { evmAddressFieldMessage } from '../../chains/evm/keys.ts';
 import { type FieldError, invalidField, validationFailed } from '../../errors.ts';
-import { EvmService } from '../../services/evm.ts';
+import type { EvmService } from '../../services/evm.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
 import { routeSchema } from '../route-schema.ts';
@@ -114,15 +114,7 @@ type Req<Body = Record<string, unknown>> = FastifyRequest<{
 
 /** Every Ethereum/BSC/Polygon/Arbitrum route of the spec; the chains differ only by config. */
 export async function evmRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const evm = new EvmService({
-    db: ctx.store.db,
-    dialect: ctx.store.dialect,
-    registry: ctx.registry,
-    wallets: ctx.wallets,
-    transactions: ctx.transactions,
-    quotas: ctx.quotas,
-  });
-  for (const chain of EVM_CHAIN_NAMES) registerChain(app, ctx, evm, chain);
+  for (const chain of EVM_CHAIN_NAMES) registerChain(app, ctx, ctx.evm, chain);
 }
 
 function registerChain(app: FastifyInstance, ctx: AppContext, evm: EvmService, chain: EvmChainName) {
