@@ -9,6 +9,7 @@ import type { TroubleLog } from './health/trouble-log.ts';
 import type { Logger } from './logger.ts';
 import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
+import type { AddressCustody } from './services/address-custody.ts';
 import type { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
@@ -29,6 +30,8 @@ export interface AppContext {
   quotas: QuotaService;
   accounts: AccountService;
   wallets: WalletService;
+  /** Custodial addresses of every chain. */
+  custody: AddressCustody;
   transactions: TransactionLog;
   /** The Tron use cases behind the Tron routes. */
   tron: TronService;

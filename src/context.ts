@@ -3,7 +3,7 @@ import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
 import { evmFamily } from './chains/evm/index.ts';
-import { CHAIN_FAMILIES } from './chains/families.ts';
+import { CHAIN_FAMILIES, familyOf } from './chains/families.ts';
 import type { ChainFamily } from './chains/family.ts';
 import { buildRegistry } from './chains/registry.ts';
 import { tronFamily } from './chains/tron/index.ts';
@@ -24,6 +24,7 @@ import {
   parsePriceProviders,
 } from './prices/index.ts';
 import { AccountService } from './services/accounts.ts';
+import { AddressCustody } from './services/address-custody.ts';
 import { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
@@ -86,6 +87,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     quotas,
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     wallets,
+    custody: new AddressCustody({ registry, wallets, familyOf }),
     transactions,
     tron: new TronService({
       registry,

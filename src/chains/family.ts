@@ -3,7 +3,8 @@
  * object exported by `src/chains/<family>/index.ts` and listed once in `families.ts`. Services and the
  * shared routes ask the module; they never import a family's internals.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.ts';
 import type { NodeEndpointConfig } from '../config.ts';
 import type { NodeClient } from './node-client.ts';
@@ -34,6 +35,11 @@ export interface AddressForm {
   description: string;
   example: string;
   isValid(address: string): boolean;
+  /**
+   * What is wrong with an address field that its pattern cannot see (EVM: a mistyped EIP-55 checksum),
+   * as the field error's message; null when nothing is.
+   */
+  fieldProblem(field: string, value: unknown): string | null;
   /** The form answers and the store use (base58 for Tron, EIP-55 for EVM). */
   canonical(address: string): string;
 }
@@ -43,6 +49,36 @@ export interface TransferTypes {
   native: string;
   fungible: string;
   nft: string;
+}
+
+/** An address as the custody lists it. */
+export interface CustodyRow {
+  address: string;
+  publicKey: string;
+  secured: boolean;
+  createdAt: string;
+}
+
+/** One answer of a shared route whose shape is the family's: its schema and how it is made. */
+export interface FamilyAnswer<Input extends unknown[]> {
+  schema: TSchema;
+  of(...input: Input): unknown;
+}
+
+/** An answer whose value is checked against its schema's static type where the family defines it. */
+export function familyAnswer<Schema extends TSchema, Input extends unknown[]>(
+  schema: Schema,
+  of: (...input: Input) => Static<Schema>,
+): FamilyAnswer<Input> {
+  return { schema, of };
+}
+
+/** The Chaingateway answers of the address routes, which differ per family. */
+export interface CustodyAnswers {
+  /** A created address (`privateKey` only for an unsecure one, created without a password). */
+  created: FamilyAnswer<[pair: ChainKeyPair, unsecure: boolean]>;
+  /** One stored address in the list. */
+  listed: FamilyAnswer<[row: CustodyRow]>;
 }
 
 /** Plugin options of a family's own routes. */
@@ -57,7 +93,8 @@ export interface FamilyModule {
   readonly chains: Partial<Record<ChainName, ChainFamily>>;
   readonly keys: KeyCodec;
   readonly address: AddressForm;
+  readonly custody: CustodyAnswers;
   transferTypes(chain: ChainName): TransferTypes;
   /** The routes only this family has, registered once for all its chains. */
-  readonly routes: FastifyPluginAsync<FamilyRoutesOptions>;
+  readonly routes: FastifyPluginAsyncTypebox<FamilyRoutesOptions>;
 }

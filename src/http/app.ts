@@ -9,6 +9,7 @@ import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { OneLinePerRequest } from './request-log.ts';
 import { accountRoutes } from './routes/account.ts';
+import { chainRoutes } from './routes/chain/index.ts';
 import { faucetRoutes } from './routes/faucet.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricesRoutes } from './routes/prices.ts';
@@ -56,6 +57,7 @@ export async function buildApp(
 
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
+  await app.register(chainRoutes, { ctx, families: FAMILIES });
   for (const family of FAMILIES) await app.register(family.routes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(pricesRoutes, { prices: ctx.prices });

@@ -24,6 +24,7 @@ import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
+import { wrongPasswordIs401 } from './address-custody.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
 import { KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
@@ -88,18 +89,6 @@ export class EvmService {
 
   // --- addresses -------------------------------------------------------------------------------
 
-  async createAddress(userId: string, chain: ChainName, network: Network, password?: string) {
-    this.adapter(chain, network);
-    const pair = await this.deps.wallets.create(this.scope(userId, chain, network), password);
-    return [
-      {
-        address: pair.address,
-        publicKey: pair.publicKey,
-        ...(password === undefined ? { privateKey: `0x${pair.privateKey}` } : {}),
-      },
-    ];
-  }
-
   async importPrivateKey(
     userId: string,
     chain: ChainName,
@@ -141,35 +130,6 @@ export class EvmService {
     return { filename, content: parsed, address: pair.address };
   }
 
-  async listAddresses(userId: string, chain: ChainName, network: Network) {
-    const rows = await this.deps.wallets.list({ userId, chain, network });
-    return rows.map((r) => ({
-      address: r.address,
-      publicKey: r.publicKey,
-      secured: r.secured,
-      created_at: r.createdAt,
-    }));
-  }
-
-  async deleteAddress(userId: string, chain: ChainName, network: Network, address: string) {
-    if (!(await this.deps.wallets.remove(this.scope(userId, chain, network), address))) {
-      throw new ApiError(404, 'Address not found');
-    }
-  }
-
-  async changePassword(
-    userId: string,
-    chain: ChainName,
-    network: Network,
-    address: string,
-    oldPassword: string,
-    newPassword: string,
-  ) {
-    await wrongPassword(() =>
-      this.deps.wallets.changePassword(this.scope(userId, chain, network), address, oldPassword, newPassword),
-    );
-  }
-
   async exportKeystore(
     userId: string,
     chain: ChainName,
@@ -177,7 +137,7 @@ export class EvmService {
     address: string,
     password: string,
   ) {
-    const key = await wrongPassword(() =>
+    const key = await wrongPasswordIs401(() =>
       this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
     );
     return exportKeystore(key, password, { caller: { owner: userId } });
@@ -190,7 +150,7 @@ export class EvmService {
     address: string,
     password: string,
   ) {
-    const key = await wrongPassword(() =>
+    const key = await wrongPasswordIs401(() =>
       this.deps.wallets.exportKey(this.scope(userId, chain, network), address, password),
     );
     return { private_key: `0x${key}` };
@@ -711,14 +671,6 @@ function checksummedReceipt(receipt: RpcObject): RpcObject {
 /** The history keeps refusals of a request, not a wrong password nor the gateway's or node's trouble. */
 function isRecordedFailure(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status < 500 && error.status !== 401;
-}
-
-async function wrongPassword<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
-  }
 }
 
 /** The address in `field`, or a 422 field error: not an address, or a mixed-case typo (EIP-55). */

@@ -3,12 +3,11 @@ import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { KeyCodec } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { TronAdapter } from '../chains/tron/adapter.ts';
-import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
+import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
 import { type DecodedContract, decodeContract } from '../chains/tron/decode-contract.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from '../chains/tron/errors.ts';
-import type { TronKeyPair } from '../chains/tron/keys.ts';
 import type {
-  SignedTronTransaction,
+  BroadcastableTronTransaction,
   TronResource,
   TronResourceEstimate,
   TronTransaction,
@@ -21,14 +20,6 @@ import { decodeTransfer, decodeTransferLogs, trxText } from './tron-decode.ts';
 import { KeyMismatchError, type SigningProof, type WalletService } from './wallets.ts';
 
 export const TRX_DECIMALS = 6;
-
-/** The spec's address answer: `privateKey` only for an unsecure address (no password given). */
-export interface TronAddressOut {
-  privateKey?: string;
-  publicKey: string;
-  hexAddress: string;
-  address: string;
-}
 
 export interface TronDeps {
   registry: ChainRegistry;
@@ -76,64 +67,6 @@ export class TronService {
 
   private scope(userId: string, network: Network) {
     return { userId, chain: 'tron' as const, network, codec: this.deps.keys };
-  }
-
-  // --- addresses -------------------------------------------------------------------------------
-
-  async createAddress(userId: string, network: Network, password?: string): Promise<TronAddressOut> {
-    this.adapter(network);
-    const pair = (await this.deps.wallets.create(this.scope(userId, network), password)) as TronKeyPair;
-    return addressOut(pair, password === undefined);
-  }
-
-  async importAddress(userId: string, network: Network, privateKey: string, password?: string) {
-    this.adapter(network);
-    const pair = (await this.deps.wallets.import(
-      this.scope(userId, network),
-      privateKey,
-      password,
-    )) as TronKeyPair;
-    return addressOut(pair, password === undefined);
-  }
-
-  async listAddresses(userId: string, network: Network) {
-    const rows = await this.deps.wallets.list({ userId, chain: 'tron', network });
-    return rows.map((r) => ({
-      address: r.address,
-      hexAddress: toHexAddress(r.address),
-      publicKey: r.publicKey,
-      secured: r.secured,
-      created_at: r.createdAt,
-    }));
-  }
-
-  async deleteAddress(userId: string, network: Network, address: string): Promise<void> {
-    if (!(await this.deps.wallets.remove(this.scope(userId, network), address))) {
-      throw new ApiError(404, 'Address not found');
-    }
-  }
-
-  async changePassword(
-    userId: string,
-    network: Network,
-    address: string,
-    oldPassword: string,
-    newPassword: string,
-  ) {
-    try {
-      await this.deps.wallets.changePassword(this.scope(userId, network), address, oldPassword, newPassword);
-    } catch (error) {
-      throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
-    }
-  }
-
-  async exportKey(userId: string, network: Network, address: string, password: string) {
-    try {
-      const privateKey = await this.deps.wallets.exportKey(this.scope(userId, network), address, password);
-      return { address: toBase58Address(address), privateKey };
-    } catch (error) {
-      throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
-    }
   }
 
   // --- reads -----------------------------------------------------------------------------------
@@ -314,7 +247,7 @@ export class TronService {
       from: string;
       to: string;
       contractaddress: string;
-      tokenid: string;
+      tokenid: string | number;
       fee_limit?: unknown;
     } & SigningProof,
   ) {
@@ -399,7 +332,11 @@ export class TronService {
   }
 
   /** Broadcasts a transaction the caller signed; counted as a transaction and recorded. */
-  async broadcast(userId: string, network: Network, tx: SignedTronTransaction): Promise<{ txid: string }> {
+  async broadcast(
+    userId: string,
+    network: Network,
+    tx: BroadcastableTronTransaction,
+  ): Promise<{ txid: string }> {
     const adapter = this.adapter(network);
     // Read before broadcasting: once the node has the transaction, a failed token lookup must not hide it.
     const record = await broadcastRecord(adapter, decodeContract(tx));
@@ -583,15 +520,6 @@ function translate(error: unknown): unknown {
   if (error instanceof TronBroadcastError || error instanceof TronNodeError)
     return new ApiError(422, error.apiMessage);
   return error;
-}
-
-function addressOut(pair: TronKeyPair, unsecure: boolean): TronAddressOut {
-  return {
-    ...(unsecure ? { privateKey: pair.privateKey } : {}),
-    publicKey: pair.publicKey,
-    hexAddress: pair.hexAddress,
-    address: pair.address,
-  };
 }
 
 function amountField(raw: unknown, decimals: number): bigint {

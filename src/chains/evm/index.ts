@@ -2,13 +2,20 @@
  * The EVM family module (Ethereum, BSC, Polygon, Arbitrum), listed once in `chains/families.ts`, and the
  * family's parts its tests reach directly.
  */
-import { evmRoutes } from '../../http/routes/evm.ts';
 import type { ChainFamily, FamilyModule } from '../family.ts';
 import type { ChainName } from '../types.ts';
 import { evmAdapterFactory } from './adapter.ts';
 import { EVM_CHAIN_NAMES, evmDefaultEndpoints, evmTransferTypes, isEvmChainName } from './chains.ts';
-import { checksumAddress, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
+import { evmCustodyAnswers } from './custody-answers.ts';
+import {
+  checksumAddress,
+  evmAddressFieldMessage,
+  evmKeyFromPrivate,
+  generateEvmKey,
+  isEvmAddress,
+} from './keys.ts';
 import { evmHeadProbe } from './probe.ts';
+import { evmRoutes } from './routes.ts';
 
 export const evmFamily: FamilyModule = {
   name: 'evm',
@@ -28,8 +35,10 @@ export const evmFamily: FamilyModule = {
     description: 'EVM address: lower case, upper case, or mixed case with a valid EIP-55 checksum',
     example: '0x52908400098527886E0F7030069857D2E4169EE7',
     isValid: isEvmAddress,
+    fieldProblem: evmAddressFieldMessage,
     canonical: checksumAddress,
   },
+  custody: evmCustodyAnswers,
   transferTypes: (chain) => {
     if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
     return evmTransferTypes(chain);

@@ -1,10 +1,11 @@
 /** The Tron family module: everything Tron adds to the gateway, listed once in `chains/families.ts`. */
-import { tronRoutes } from '../../http/routes/tron/index.ts';
 import type { FamilyModule } from '../family.ts';
 import { TRON_DEFAULT_ENDPOINTS, tronAdapterFactory } from './adapter.ts';
 import { isTronAddress, toBase58Address } from './address.ts';
+import { tronCustodyAnswers } from './custody-answers.ts';
 import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
 import { tronHeadProbe } from './probe.ts';
+import { tronRoutes } from './routes/index.ts';
 
 export const tronFamily: FamilyModule = {
   name: 'tron',
@@ -19,8 +20,11 @@ export const tronFamily: FamilyModule = {
     description: 'Tron address, base58 (T...) or hex (41...)',
     example: 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC',
     isValid: isTronAddress,
+    // The pattern is the whole rule here; a bad base58 checksum is refused where the address is used.
+    fieldProblem: () => null,
     canonical: toBase58Address,
   },
+  custody: tronCustodyAnswers,
   transferTypes: () => ({ native: 'TRX', fungible: 'TRC20', nft: 'TRC721' }),
   routes: tronRoutes,
 };
