@@ -11,8 +11,11 @@ import type { TroubleLog } from './health/trouble-log.ts';
 import type { Logger } from './logger.ts';
 import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
+import type { AddressCustody } from './services/address-custody.ts';
+import type { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
+import type { TronService } from './services/tron.ts';
 import type { Store } from './store/store.ts';
 import type { NotificationLog } from './webhooks/notifications.ts';
 import type { WebhookService } from './webhooks/subscriptions.ts';
@@ -29,7 +32,13 @@ export interface AppContext {
   accounts: AccountService;
   addressKeys: AddressKeys;
   hdWallets: HdWallets;
+  /** Custodial addresses of every chain. */
+  custody: AddressCustody;
   transactions: TransactionLog;
+  /** The Tron use cases behind the Tron routes. */
+  tron: TronService;
+  /** The EVM use cases behind the routes of every EVM chain. */
+  evm: EvmService;
   masterKey: MasterKey;
   webhooks: WebhookService;
   notificationLog: NotificationLog;

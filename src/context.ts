@@ -2,8 +2,11 @@ import { syncPlans } from './accounts/plans.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
-import { CHAIN_FAMILIES, type ChainFamily } from './chains/families.ts';
+import { evmFamily } from './chains/evm/index.ts';
+import { CHAIN_FAMILIES, familyOf } from './chains/families.ts';
+import type { ChainFamily } from './chains/family.ts';
 import { buildRegistry } from './chains/registry.ts';
+import { tronFamily } from './chains/tron/index.ts';
 import type { ChainName } from './chains/types.ts';
 import { type Config, ConfigError } from './config.ts';
 import { AddressKeys } from './custody/address-keys.ts';
@@ -23,8 +26,11 @@ import {
   parsePriceProviders,
 } from './prices/index.ts';
 import { AccountService } from './services/accounts.ts';
+import { AddressCustody } from './services/address-custody.ts';
+import { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
+import { TronService } from './services/tron.ts';
 import { assertReachable, migrateToLatest, openStore } from './store/store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
@@ -71,6 +77,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   // One scheduler per process, as libuv's thread pool is.
   kdfScheduler.configure(config.kdf);
   const passwordThrottle = new PasswordThrottle(store.db, config.passwordThrottle, now);
+  const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now);
+  const transactions = new TransactionLog(store.db, now);
   return {
     config,
     logger,
@@ -79,9 +87,27 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     users: new UserDirectory(store.db, config.defaultPlan, now),
     quotas,
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
-    addressKeys: new AddressKeys(store.db, quotas, passwordThrottle, now),
+    addressKeys,
     hdWallets: new HdWallets(store.db, quotas, passwordThrottle, now),
-    transactions: new TransactionLog(store.db, now),
+    custody: new AddressCustody({ registry, addressKeys, familyOf }),
+    transactions,
+    tron: new TronService({
+      registry,
+      addressKeys,
+      transactions,
+      quotas,
+      keys: tronFamily.keys,
+      feeLimitSun: config.tronFeeLimitSun,
+    }),
+    evm: new EvmService({
+      db: store.db,
+      dialect: store.dialect,
+      registry,
+      addressKeys,
+      transactions,
+      quotas,
+      keys: evmFamily.keys,
+    }),
     masterKey,
     webhooks: new WebhookService(
       store.db,

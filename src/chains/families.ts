@@ -1,36 +1,25 @@
-import type { NodeEndpointConfig } from '../config.ts';
-import { evmFamilies } from './evm/family.ts';
-import type { NetworkProbe } from './network-check.ts';
-import type { NodeClient } from './node-client.ts';
-import type { AdapterFactory } from './registry.ts';
-import { TRON_DEFAULT_ENDPOINTS, tronAdapterFactory } from './tron/adapter.ts';
-import { tronHeadProbe, tronNetworkProbe } from './tron/probe.ts';
-import { CHAIN_NAMES, type ChainName, type HeadProbe, type Network } from './types.ts';
+import { evmFamily } from './evm/index.ts';
+import type { ChainFamily, FamilyModule } from './family.ts';
+import { tronFamily } from './tron/index.ts';
+import { CHAIN_NAMES, type ChainName } from './types.ts';
 
-/** A chain family this build can serve: how to build its adapter and where its public nodes are. */
-export interface ChainFamily {
-  factory: AdapterFactory;
-  defaults: Partial<Record<Network, NodeEndpointConfig[]>>;
-  /** The head probe of one endpoint, over a client of that endpoint alone. */
-  probe: (client: NodeClient) => HeadProbe;
-  /** Which chain and network one endpoint serves (checked at start; one on another is disabled). */
-  identify: NetworkProbe;
-}
+/** Every family this build serves. A family is added by writing its folder and listing its module here. */
+export const FAMILIES: readonly FamilyModule[] = [tronFamily, evmFamily];
 
-/** Every chain this build serves. A chain is added by writing its adapter and listing it here. */
-export const CHAIN_FAMILIES: Partial<Record<ChainName, ChainFamily>> = {
-  tron: {
-    factory: tronAdapterFactory,
-    defaults: TRON_DEFAULT_ENDPOINTS,
-    probe: tronHeadProbe,
-    identify: tronNetworkProbe,
-  },
-  ...evmFamilies,
-};
+/** Every chain this build serves, by name: the registry, the node monitor and the watchers read it. */
+export const CHAIN_FAMILIES: Partial<Record<ChainName, ChainFamily>> = Object.assign(
+  {},
+  ...FAMILIES.map((family) => family.chains),
+);
 
 /** The chains this build serves, in the API's order: what the OpenAPI lists wherever a chain is named. */
 export const SERVED_CHAINS: ChainName[] = CHAIN_NAMES.filter((chain) => CHAIN_FAMILIES[chain] !== undefined);
 
 export function isServedChain(value: string): value is ChainName {
   return (SERVED_CHAINS as string[]).includes(value);
+}
+
+/** The family that serves `chain`; undefined for a chain this build does not serve. */
+export function familyOf(chain: ChainName): FamilyModule | undefined {
+  return FAMILIES.find((family) => family.chains[chain] !== undefined);
 }

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
+import type { KeyCodec } from '../chains/family.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import { sealKey, WrongPasswordError } from './key-vault.ts';
 import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
 import { openThrottled } from './throttled-open.ts';
-
-/** What address custody needs from a chain to handle its keys. */
-export interface KeyCodec {
-  generate(): ChainKeyPair;
-  /** Throws for a malformed or out-of-range key. */
-  fromPrivateKey(privateKeyHex: string): ChainKeyPair;
-  /** The canonical form an address is stored and compared in. */
-  normalizeAddress(address: string): string;
-}
 
 export interface KeyScope {
   userId: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { FAMILIES } from '../chains/families.ts';
 import { registerBodyParsers } from './body-parsers.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './error-handling.ts';
 import { instrumentRequests } from './metrics.ts';
@@ -8,11 +9,10 @@ import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { OneLinePerRequest } from './request-log.ts';
 import { accountRoutes } from './routes/account.ts';
-import { evmRoutes } from './routes/evm.ts';
+import { chainRoutes } from './routes/chain/index.ts';
 import { faucetRoutes } from './routes/faucet.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricesRoutes } from './routes/prices.ts';
-import { tronRoutes } from './routes/tron/index.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { strictValidatorCompiler } from './strict-validation.ts';
 import { refuseNulCharacters } from './text-guard.ts';
@@ -57,8 +57,8 @@ export async function buildApp(
 
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
-  await app.register(tronRoutes, { ctx });
-  await app.register(evmRoutes, { ctx });
+  await app.register(chainRoutes, { ctx, families: FAMILIES });
+  for (const family of FAMILIES) await app.register(family.routes, { ctx });
   await app.register(webhookRoutes, { ctx });
   await app.register(pricesRoutes, { prices: ctx.prices });
   for (const routes of extraRoutes) await app.register(routes, { ctx });

@@ -1,5 +1,4 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 
 /** The success envelope around a route's `data`. */
 export function Envelope<T extends TSchema>(data: T) {
@@ -30,7 +29,12 @@ export interface SuccessBody<T> {
   data: T;
 }
 
-export function sendOk<T>(reply: FastifyReply, data: T, message: string, status = 200): SuccessBody<T> {
+/** The part of a reply `sendOk` sets: any route's reply, whatever its type provider. */
+export interface StatusReply {
+  code(statusCode: number): unknown;
+}
+
+export function sendOk<T>(reply: StatusReply, data: T, message: string, status = 200): SuccessBody<T> {
   reply.code(status);
   return { status, ok: true, message, data };
 }

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Page } from '../services/transaction-log.ts';
+import type { StatusReply } from './envelope.ts';
 
 export const PageQuery = Type.Object({
   page: Type.Optional(
@@ -38,7 +39,12 @@ export function PaginatedEnvelope<T extends TSchema>(item: T) {
   });
 }
 
-export function sendPage<T>(request: FastifyRequest, reply: FastifyReply, page: Page<T>, message: string) {
+export function sendPage<T>(
+  request: Pick<FastifyRequest, 'protocol' | 'host' | 'url'>,
+  reply: StatusReply,
+  page: Page<T>,
+  message: string,
+) {
   const path = `${request.protocol}://${request.host}${request.url.split('?')[0]}`;
   const url = (n: number) => `${path}?page=${n}`;
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage));

@@ -4,13 +4,7 @@ import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
 import { evmTransferTypes } from '../chains/evm/chains.ts';
 import { EvmContractError } from '../chains/evm/errors.ts';
-import {
-  checksumAddress,
-  evmAddressFieldMessage,
-  evmKeyFromPrivate,
-  generateEvmKey,
-  isEvmAddress,
-} from '../chains/evm/keys.ts';
+import { checksumAddress, evmAddressFieldMessage } from '../chains/evm/keys.ts';
 import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
 import {
   type Erc20DecimalsOrNull,
@@ -30,25 +24,16 @@ import {
   type UnsignedEvmTransaction,
   withTransactionNonce,
 } from '../chains/evm/transactions.ts';
+import type { KeyCodec } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
-import {
-  type AddressKeys,
-  type KeyCodec,
-  KeyMismatchError,
-  type SigningProof,
-} from '../custody/address-keys.ts';
+import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
+import { wrongPasswordIs401 } from './address-custody.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
-
-export const evmKeyCodec: KeyCodec = {
-  generate: generateEvmKey,
-  fromPrivateKey: evmKeyFromPrivate,
-  normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
-};
 
 export interface EvmDeps {
   db: Kysely<Database>;
@@ -57,6 +42,7 @@ export interface EvmDeps {
   addressKeys: AddressKeys;
   transactions: TransactionLog;
   quotas: QuotaService;
+  keys: KeyCodec;
 }
 
 /** The optional fields every EVM send accepts; gas prices in gwei (as `gasprice` answers), gas in units. */
@@ -105,22 +91,10 @@ export class EvmService {
   }
 
   private scope(userId: string, chain: ChainName, network: Network) {
-    return { userId, chain, network, codec: evmKeyCodec };
+    return { userId, chain, network, codec: this.deps.keys };
   }
 
   // --- addresses -------------------------------------------------------------------------------
-
-  async createAddress(userId: string, chain: ChainName, network: Network, password?: string) {
-    this.adapter(chain, network);
-    const pair = await this.deps.addressKeys.create(this.scope(userId, chain, network), password);
-    return [
-      {
-        address: pair.address,
-        publicKey: pair.publicKey,
-        ...(password === undefined ? { privateKey: `0x${pair.privateKey}` } : {}),
-      },
-    ];
-  }
 
   async importPrivateKey(
     userId: string,
@@ -163,40 +137,6 @@ export class EvmService {
     return { filename, content: parsed, address: pair.address };
   }
 
-  async listAddresses(userId: string, chain: ChainName, network: Network) {
-    const rows = await this.deps.addressKeys.list({ userId, chain, network });
-    return rows.map((r) => ({
-      address: r.address,
-      publicKey: r.publicKey,
-      secured: r.secured,
-      created_at: r.createdAt,
-    }));
-  }
-
-  async deleteAddress(userId: string, chain: ChainName, network: Network, address: string) {
-    if (!(await this.deps.addressKeys.remove(this.scope(userId, chain, network), address))) {
-      throw new ApiError(404, 'Address not found');
-    }
-  }
-
-  async changePassword(
-    userId: string,
-    chain: ChainName,
-    network: Network,
-    address: string,
-    oldPassword: string,
-    newPassword: string,
-  ) {
-    await wrongPassword(() =>
-      this.deps.addressKeys.changePassword(
-        this.scope(userId, chain, network),
-        address,
-        oldPassword,
-        newPassword,
-      ),
-    );
-  }
-
   async exportKeystore(
     userId: string,
     chain: ChainName,
@@ -204,7 +144,7 @@ export class EvmService {
     address: string,
     password: string,
   ) {
-    const key = await wrongPassword(() =>
+    const key = await wrongPasswordIs401(() =>
       this.deps.addressKeys.exportKey(this.scope(userId, chain, network), address, password),
     );
     return exportKeystore(key, password, { caller: { owner: userId } });
@@ -217,7 +157,7 @@ export class EvmService {
     address: string,
     password: string,
   ) {
-    const key = await wrongPassword(() =>
+    const key = await wrongPasswordIs401(() =>
       this.deps.addressKeys.exportKey(this.scope(userId, chain, network), address, password),
     );
     return { private_key: `0x${key}` };
@@ -638,14 +578,6 @@ function checksummedReceipt(receipt: RpcObject): RpcObject {
 /** The history keeps refusals of a request, not a wrong password nor the gateway's or node's trouble. */
 function isRecordedFailure(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status < 500 && error.status !== 401;
-}
-
-async function wrongPassword<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
-  }
 }
 
 /** The address in `field`, or a 422 field error: not an address, or a mixed-case typo (EIP-55). */

@@ -1,8 +1,9 @@
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
+import type { KeyCodec } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { TronAdapter } from '../chains/tron/adapter.ts';
-import { isTronAddress, toBase58Address, toHexAddress } from '../chains/tron/address.ts';
+import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
 import {
   contractStatus,
   type DecodedContract,
@@ -11,47 +12,28 @@ import {
   MalformedContractError,
 } from '../chains/tron/decode-contract.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from '../chains/tron/errors.ts';
-import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from '../chains/tron/keys.ts';
 import { decodeTransferLogs } from '../chains/tron/transfer-log.ts';
 import { trxText } from '../chains/tron/trx-amount.ts';
 import type {
-  SignedTronTransaction,
+  BroadcastableTronTransaction,
   TronResource,
   TronResourceEstimate,
   TronTransaction,
 } from '../chains/tron/types.ts';
 import type { Network } from '../chains/types.ts';
-import {
-  type AddressKeys,
-  type KeyCodec,
-  KeyMismatchError,
-  type SigningProof,
-} from '../custody/address-keys.ts';
+import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import { historyAmount, type TransactionLog } from './transaction-log.ts';
 
 export const TRX_DECIMALS = 6;
 
-export const tronKeyCodec: KeyCodec = {
-  generate: generateTronKey,
-  fromPrivateKey: tronKeyFromPrivate,
-  normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
-};
-
-/** The spec's address answer: `privateKey` only for an unsecure address (no password given). */
-export interface TronAddressOut {
-  privateKey?: string;
-  publicKey: string;
-  hexAddress: string;
-  address: string;
-}
-
 export interface TronDeps {
   registry: ChainRegistry;
   addressKeys: AddressKeys;
   transactions: TransactionLog;
   quotas: QuotaService;
+  keys: KeyCodec;
   /** Default most TRX a TRC20/TRC721 transfer may burn (sun), when the request sets no `fee_limit`. */
   feeLimitSun: bigint;
 }
@@ -91,74 +73,7 @@ export class TronService {
   }
 
   private scope(userId: string, network: Network) {
-    return { userId, chain: 'tron' as const, network, codec: tronKeyCodec };
-  }
-
-  // --- addresses -------------------------------------------------------------------------------
-
-  async createAddress(userId: string, network: Network, password?: string): Promise<TronAddressOut> {
-    this.adapter(network);
-    const pair = (await this.deps.addressKeys.create(this.scope(userId, network), password)) as TronKeyPair;
-    return addressOut(pair, password === undefined);
-  }
-
-  async importAddress(userId: string, network: Network, privateKey: string, password?: string) {
-    this.adapter(network);
-    const pair = (await this.deps.addressKeys.import(
-      this.scope(userId, network),
-      privateKey,
-      password,
-    )) as TronKeyPair;
-    return addressOut(pair, password === undefined);
-  }
-
-  async listAddresses(userId: string, network: Network) {
-    const rows = await this.deps.addressKeys.list({ userId, chain: 'tron', network });
-    return rows.map((r) => ({
-      address: r.address,
-      hexAddress: toHexAddress(r.address),
-      publicKey: r.publicKey,
-      secured: r.secured,
-      created_at: r.createdAt,
-    }));
-  }
-
-  async deleteAddress(userId: string, network: Network, address: string): Promise<void> {
-    if (!(await this.deps.addressKeys.remove(this.scope(userId, network), address))) {
-      throw new ApiError(404, 'Address not found');
-    }
-  }
-
-  async changePassword(
-    userId: string,
-    network: Network,
-    address: string,
-    oldPassword: string,
-    newPassword: string,
-  ) {
-    try {
-      await this.deps.addressKeys.changePassword(
-        this.scope(userId, network),
-        address,
-        oldPassword,
-        newPassword,
-      );
-    } catch (error) {
-      throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
-    }
-  }
-
-  async exportKey(userId: string, network: Network, address: string, password: string) {
-    try {
-      const privateKey = await this.deps.addressKeys.exportKey(
-        this.scope(userId, network),
-        address,
-        password,
-      );
-      return { address: toBase58Address(address), privateKey };
-    } catch (error) {
-      throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
-    }
+    return { userId, chain: 'tron' as const, network, codec: this.deps.keys };
   }
 
   // --- reads -----------------------------------------------------------------------------------
@@ -339,7 +254,7 @@ export class TronService {
       from: string;
       to: string;
       contractaddress: string;
-      tokenid: string;
+      tokenid: string | number;
       fee_limit?: unknown;
     } & SigningProof,
   ) {
@@ -424,7 +339,11 @@ export class TronService {
   }
 
   /** Broadcasts a transaction the caller signed; counted as a transaction and recorded. */
-  async broadcast(userId: string, network: Network, tx: SignedTronTransaction): Promise<{ txid: string }> {
+  async broadcast(
+    userId: string,
+    network: Network,
+    tx: BroadcastableTronTransaction,
+  ): Promise<{ txid: string }> {
     const adapter = this.adapter(network);
     // Read before broadcasting: once the node has the transaction, a failed token lookup must not hide it.
     const record = await broadcastRecord(adapter, signedContract(tx));
@@ -610,15 +529,6 @@ function translate(error: unknown): unknown {
   return error;
 }
 
-function addressOut(pair: TronKeyPair, unsecure: boolean): TronAddressOut {
-  return {
-    ...(unsecure ? { privateKey: pair.privateKey } : {}),
-    publicKey: pair.publicKey,
-    hexAddress: pair.hexAddress,
-    address: pair.address,
-  };
-}
-
 function amountField(raw: unknown, decimals: number): bigint {
   try {
     return parseAmount(raw, decimals);
@@ -646,9 +556,8 @@ function estimateOut(estimate: TronResourceEstimate, feeLimitSun: bigint): Estim
   };
 }
 
-/** A caller-signed transaction's history entry: what it moves, in the asset's units as sends record it. */
 /** What a signed transaction does; a transfer the node could not read is the caller's raw_data at fault. */
-function signedContract(tx: SignedTronTransaction): DecodedContract {
+function signedContract(tx: BroadcastableTronTransaction): DecodedContract {
   try {
     return decodeContract(tx);
   } catch (error) {
@@ -657,6 +566,7 @@ function signedContract(tx: SignedTronTransaction): DecodedContract {
   }
 }
 
+/** A caller-signed transaction's history entry: what it moves, in the asset's units as sends record it. */
 async function broadcastRecord(adapter: TronAdapter, decoded: DecodedContract): Promise<SendRecord> {
   const { from, to } = decoded;
   const parties = { from: from ?? '', to };

@@ -1,4 +1,56 @@
-/** The EVM chain family (Ethereum, BSC, Polygon, Arbitrum): adapter, factory, nonces, keystores, errors. */
+/**
+ * The EVM family module (Ethereum, BSC, Polygon, Arbitrum), listed once in `chains/families.ts`, and the
+ * family's parts its tests reach directly.
+ */
+import type { ChainFamily, FamilyModule } from '../family.ts';
+import type { ChainName } from '../types.ts';
+import { evmAdapterFactory } from './adapter.ts';
+import { EVM_CHAIN_NAMES, evmDefaultEndpoints, evmTransferTypes, isEvmChainName } from './chains.ts';
+import { evmCustodyAnswers } from './custody-answers.ts';
+import {
+  checksumAddress,
+  evmAddressFieldMessage,
+  evmKeyFromPrivate,
+  generateEvmKey,
+  isEvmAddress,
+} from './keys.ts';
+import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
+import { evmRoutes } from './routes.ts';
+
+export const evmFamily: FamilyModule = {
+  name: 'evm',
+  chains: Object.fromEntries(
+    EVM_CHAIN_NAMES.map((chain): [ChainName, ChainFamily] => [
+      chain,
+      {
+        factory: evmAdapterFactory(chain),
+        defaults: evmDefaultEndpoints(chain),
+        probe: evmHeadProbe,
+        identify: evmNetworkProbe(chain),
+      },
+    ]),
+  ),
+  keys: {
+    generate: generateEvmKey,
+    fromPrivateKey: evmKeyFromPrivate,
+    normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
+  },
+  address: {
+    pattern: '^(0x)?[0-9a-fA-F]{40}$',
+    description: 'EVM address: lower case, upper case, or mixed case with a valid EIP-55 checksum',
+    example: '0x52908400098527886E0F7030069857D2E4169EE7',
+    isValid: isEvmAddress,
+    fieldProblem: evmAddressFieldMessage,
+    canonical: checksumAddress,
+  },
+  custody: evmCustodyAnswers,
+  transferTypes: (chain) => {
+    if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
+    return evmTransferTypes(chain);
+  },
+  routes: evmRoutes,
+};
+
 export { ERC20_ABI, ERC721_ABI } from './abi.ts';
 export {
   EvmAdapter,
@@ -30,7 +82,6 @@ export {
   EvmRevertError,
   EvmTokenTransferError,
 } from './errors.ts';
-export { type EvmChainFamily, evmFamilies } from './family.ts';
 export { type EvmFees, type FeeMarket, type FeeOverrides, feeCap, readFeeHistory } from './fees.ts';
 export {
   checksumAddress,

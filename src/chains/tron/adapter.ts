@@ -22,6 +22,7 @@ import { signTronTransaction, txidOf } from './signing.ts';
 import { type Trc10Info, type Trc20Info, TronTokenReader } from './tokens.ts';
 import { TronTransactionBuilder } from './transaction-builder.ts';
 import type {
+  BroadcastableTronTransaction,
   SignedTronTransaction,
   TronAccountResources,
   TronFreezeResource,
@@ -297,7 +298,7 @@ export class TronAdapter implements ChainAdapter {
   /**
    * @throws TronBroadcastError with the node's code and decoded message when it refuses the transaction.
    */
-  async broadcast(signedTx: TronTransaction): Promise<{ txid: string }> {
+  async broadcast(signedTx: BroadcastableTronTransaction): Promise<{ txid: string }> {
     if (signedTx === null || typeof signedTx !== 'object' || typeof signedTx.raw_data !== 'object') {
       throw new TronInputError('transaction must carry raw_data');
     }

@@ -1,30 +1,37 @@
-/** The Tron chain family: adapter, factory and the types and errors routes need. */
-export {
-  type ChainParameter,
-  TRON_DEFAULT_ENDPOINTS,
-  TronAdapter,
-  type TronAdapterOptions,
-  tronAdapterFactory,
-} from './adapter.ts';
-export { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
-export { trc20TransferCall, trc721TransferCall } from './contract-calls.ts';
-export {
-  TronBroadcastError,
-  TronContractError,
-  TronInputError,
-  TronInvalidResponseError,
-  TronNodeError,
-} from './errors.ts';
-export type { ContractCallArgs } from './fee-estimator.ts';
-export { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from './keys.ts';
-export { preflightProblems } from './resources.ts';
-export { recoverSigner, signTronTransaction, txidOf } from './signing.ts';
-export type { Trc10Info, Trc20Info } from './tokens.ts';
-export type {
-  SignedTronTransaction,
-  TronAccountResources,
-  TronFreezeResource,
-  TronResource,
-  TronResourceEstimate,
-  TronTransaction,
-} from './types.ts';
+/** The Tron family module: everything Tron adds to the gateway, listed once in `chains/families.ts`. */
+import type { FamilyModule } from '../family.ts';
+import { TRON_DEFAULT_ENDPOINTS, tronAdapterFactory } from './adapter.ts';
+import { isTronAddress, toBase58Address } from './address.ts';
+import { tronCustodyAnswers } from './custody-answers.ts';
+import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
+import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
+import { tronRoutes } from './routes/index.ts';
+
+export const tronFamily: FamilyModule = {
+  name: 'tron',
+  chains: {
+    tron: {
+      factory: tronAdapterFactory,
+      defaults: TRON_DEFAULT_ENDPOINTS,
+      probe: tronHeadProbe,
+      identify: tronNetworkProbe,
+    },
+  },
+  keys: {
+    generate: generateTronKey,
+    fromPrivateKey: tronKeyFromPrivate,
+    normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
+  },
+  address: {
+    pattern: '^(T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$',
+    description: 'Tron address, base58 (T...) or hex (41...)',
+    example: 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC',
+    isValid: isTronAddress,
+    // The pattern is the whole rule here; a bad base58 checksum is refused where the address is used.
+    fieldProblem: () => null,
+    canonical: toBase58Address,
+  },
+  custody: tronCustodyAnswers,
+  transferTypes: () => ({ native: 'TRX', fungible: 'TRC20', nft: 'TRC721' }),
+  routes: tronRoutes,
+};

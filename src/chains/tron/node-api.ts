@@ -6,7 +6,7 @@
 import { parseJsonWithBigInts } from '../../json/lossless-parse.ts';
 import type { NodeClient } from '../node-client.ts';
 import { TronInputError, TronInvalidResponseError } from './errors.ts';
-import type { TronResource, TronTransaction } from './types.ts';
+import type { BroadcastableTronTransaction, TronResource } from './types.ts';
 
 export type NodeJson = Record<string, unknown>;
 
@@ -169,7 +169,7 @@ export class TronNodeApi {
     });
   }
 
-  broadcastTransaction(tx: TronTransaction): Promise<NodeJson> {
+  broadcastTransaction(tx: BroadcastableTronTransaction): Promise<NodeJson> {
     // A client-built transaction may be visible=true (base58 addresses); the node must parse it that way.
     const body: NodeJson = {
       visible: tx.visible === true,

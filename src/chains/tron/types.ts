@@ -32,6 +32,18 @@ export interface SignedTronTransaction extends TronTransaction {
   signature: string[];
 }
 
+/**
+ * A transaction as a broadcast sends it: built by the gateway, or signed by a client whose `raw_data`
+ * the node, not the gateway, judges.
+ */
+export interface BroadcastableTronTransaction {
+  txID: string;
+  raw_data: object;
+  raw_data_hex: string;
+  visible?: boolean | undefined;
+  signature?: string[] | undefined;
+}
+
 /** Stake 2.0 resources. TRON_POWER is only frozen for voting and cannot be delegated. */
 export type TronResource = 'BANDWIDTH' | 'ENERGY';
 export type TronFreezeResource = TronResource | 'TRON_POWER';

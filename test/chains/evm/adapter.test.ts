@@ -12,7 +12,7 @@ import {
   EvmInputError,
   EvmInsufficientFundsError,
   EvmRevertError,
-  evmFamilies,
+  evmFamily,
   recoverSender,
 } from '../../../src/chains/evm/index.ts';
 import { devnetAdapter } from './helpers.ts';
@@ -342,7 +342,8 @@ describe('EvmAdapter failover', () => {
 
   it('lists the four chains as families with public defaults', () => {
     for (const chain of ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const) {
-      const family = evmFamilies[chain];
+      const family = evmFamily.chains[chain];
+      if (family === undefined) throw new Error(`${chain} is not in the EVM family`);
       expect(family.defaults.mainnet?.length).toBeGreaterThan(0);
       expect(family.defaults.testnet?.length).toBeGreaterThan(0);
       for (const endpoint of [...(family.defaults.mainnet ?? []), ...(family.defaults.testnet ?? [])]) {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PrivateKey, WalletPassword } from '../../wallet-fields.ts';
+import { PrivateKey, WalletPassword } from '../../../http/wallet-fields.ts';
 
 /** Base58 Tron address; the checksum is verified by the service. */
 export const TronAddress = Type.String({
@@ -66,15 +66,6 @@ export const TxidData = Type.Object({
 });
 
 export const Resource = Type.Union([Type.Literal('ENERGY'), Type.Literal('BANDWIDTH')]);
-
-export const AddressOut = Type.Object({
-  privateKey: Type.Optional(
-    Type.String({ description: 'Only for an unsecure address (created without password)' }),
-  ),
-  publicKey: Type.String(),
-  hexAddress: Type.String(),
-  address: Type.String(),
-});
 
 /** Raw node JSON passed through as the spec does (blocks, transactions, receipts). */
 export const NodeJson = Type.Object({}, { additionalProperties: true });

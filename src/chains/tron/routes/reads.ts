@@ -1,16 +1,16 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { sendOk } from '../../../http/envelope.ts';
+import { routeSchema } from '../../../http/route-schema.ts';
 import type { TronService } from '../../../services/tron.ts';
-import { sendOk } from '../../envelope.ts';
-import { routeSchema } from '../../route-schema.ts';
 import { NodeJson, TronAnyAddress, Txid } from './schemas.ts';
 
 const tags = ['tron'];
 
 /** Blocks, transactions, receipts, balances, TRC20 info and chain parameters: reads, no key involved. */
-export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: TronService }) {
+export const tronReadRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (app, { tron }) => {
   app.get(
-    '/api/v2/tron/blocks/number',
+    '/blocks/number',
     {
       schema: routeSchema({
         summary: 'Latest block number',
@@ -23,8 +23,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       sendOk(reply, { blocknumber: await tron.blockNumber(request.network) }, 'Block number fetched'),
   );
 
-  app.get<{ Params: { block: string } }>(
-    '/api/v2/tron/blocks/:block',
+  app.get(
+    '/blocks/:block',
     {
       schema: routeSchema({
         summary: 'A block by number or blockID, as the node returns it',
@@ -45,8 +45,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
 
   const TxidParams = Type.Object({ txid: Txid });
 
-  app.get<{ Params: { txid: string } }>(
-    '/api/v2/tron/transactions/:txid',
+  app.get(
+    '/transactions/:txid',
     {
       schema: routeSchema({
         summary: 'A transaction as the node returns it',
@@ -65,8 +65,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       ),
   );
 
-  app.get<{ Params: { txid: string } }>(
-    '/api/v2/tron/transactions/:txid/decoded',
+  app.get(
+    '/transactions/:txid/decoded',
     {
       schema: routeSchema({
         summary: "A transaction decoded: from, to, amount in the asset's units, block and confirmations",
@@ -99,8 +99,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       ),
   );
 
-  app.get<{ Params: { txid: string } }>(
-    '/api/v2/tron/transactions/:txid/receipt',
+  app.get(
+    '/transactions/:txid/receipt',
     {
       schema: routeSchema({
         summary: "The transaction's receipt (gettransactioninfobyid) as the node returns it",
@@ -118,8 +118,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       ),
   );
 
-  app.get<{ Params: { txid: string } }>(
-    '/api/v2/tron/transactions/:txid/receipt/decoded',
+  app.get(
+    '/transactions/:txid/receipt/decoded',
     {
       schema: routeSchema({
         summary: 'The receipt decoded: status (SUCCESS or the failure), fees in TRX, Transfer events',
@@ -156,8 +156,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       ),
   );
 
-  app.get<{ Params: { address: string } }>(
-    '/api/v2/tron/balances/:address',
+  app.get(
+    '/balances/:address',
     {
       schema: routeSchema({
         summary: 'TRX balance in sun',
@@ -171,8 +171,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       sendOk(reply, await tron.balance(request.network, request.params.address), 'Balance fetched'),
   );
 
-  app.get<{ Params: { address: string; contract: string } }>(
-    '/api/v2/tron/balances/:address/trc20/:contract',
+  app.get(
+    '/balances/:address/trc20/:contract',
     {
       schema: routeSchema({
         summary: "TRC20 balance in the token's base units, with its decimals",
@@ -195,8 +195,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       ),
   );
 
-  app.get<{ Params: { address: string; tokenId: string } }>(
-    '/api/v2/tron/balances/:address/trc10/:tokenId',
+  app.get(
+    '/balances/:address/trc10/:tokenId',
     {
       schema: routeSchema({
         summary: "TRC10 balance in the asset's base units, with its precision as decimals",
@@ -219,8 +219,8 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
       ),
   );
 
-  app.get<{ Params: { contract: string } }>(
-    '/api/v2/tron/trc20/:contract',
+  app.get(
+    '/trc20/:contract',
     {
       schema: routeSchema({
         summary: 'TRC20 contract information',
@@ -242,7 +242,7 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
   );
 
   app.get(
-    '/api/v2/tron/chainparameters',
+    '/chainparameters',
     {
       schema: routeSchema({
         summary: 'Chain parameters (fees, limits) as the node returns them',
@@ -258,4 +258,4 @@ export async function tronReadRoutes(app: FastifyInstance, { tron }: { tron: Tro
     async (request, reply) =>
       sendOk(reply, await tron.chainParameters(request.network), 'Chain parameters fetched'),
   );
-}
+};

@@ -1,18 +1,9 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { TronResource } from '../../../chains/tron/types.ts';
-import type { SigningProof } from '../../../custody/address-keys.ts';
+import { sendOk } from '../../../http/envelope.ts';
+import { routeSchema } from '../../../http/route-schema.ts';
 import type { TronService } from '../../../services/tron.ts';
-import { sendOk } from '../../envelope.ts';
-import { routeSchema } from '../../route-schema.ts';
 import { Amount, Resource, SigningFields, TronAddress } from './schemas.ts';
-
-type StakeBody = {
-  address: string;
-  amount: string;
-  resource: TronResource;
-  receiver?: string;
-} & SigningProof;
 
 const ACTIONS = [
   {
@@ -32,10 +23,10 @@ const ACTIONS = [
 ] as const;
 
 /** Stake 2.0: freeze, unfreeze, delegate, undelegate; amounts in TRX, signed like sends. */
-export async function tronStakingRoutes(app: FastifyInstance, { tron }: { tron: TronService }) {
+export const tronStakingRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (app, { tron }) => {
   for (const { action, summary, message, receiver } of ACTIONS) {
-    app.post<{ Body: StakeBody }>(
-      `/api/v2/tron/${action}`,
+    app.post(
+      `/${action}`,
       {
         schema: routeSchema({
           summary,
@@ -57,4 +48,4 @@ export async function tronStakingRoutes(app: FastifyInstance, { tron }: { tron: 
         sendOk(reply, await tron.stake(request.userId, request.network, action, request.body), message),
     );
   }
-}
+};

@@ -1,8 +1,8 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { sendOk } from '../../../http/envelope.ts';
+import { routeSchema } from '../../../http/route-schema.ts';
 import type { TronService } from '../../../services/tron.ts';
-import { sendOk } from '../../envelope.ts';
-import { routeSchema } from '../../route-schema.ts';
 import {
   Amount,
   FeeLimit,
@@ -24,9 +24,9 @@ const BUILD =
   'a refusal by the node (e.g. `balance is not sufficient`) answers 422.';
 
 /** Unsigned builds of every Tron send: TRX, TRC10, TRC20 and TRC721, for the caller to sign. */
-export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: TronService }) {
-  app.post<{ Body: { from: string; to: string; amount: string | number } }>(
-    '/api/v2/tron/transactions/build',
+export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (app, { tron }) => {
+  app.post(
+    '/transactions/build',
     {
       schema: routeSchema({
         summary: 'Build an unsigned TRX transfer to sign yourself; nothing is broadcast',
@@ -40,8 +40,8 @@ export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: Tr
     async (request, reply) => sendOk(reply, await tron.buildTrx(request.network, request.body), BUILT),
   );
 
-  app.post<{ Body: { from: string; to: string; tokenId: string; amount: string | number } }>(
-    '/api/v2/tron/transactions/trc10/build',
+  app.post(
+    '/transactions/trc10/build',
     {
       schema: routeSchema({
         summary: "Build an unsigned TRC10 transfer (amount in the asset's units); nothing is broadcast",
@@ -55,10 +55,8 @@ export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: Tr
     async (request, reply) => sendOk(reply, await tron.buildTrc10(request.network, request.body), BUILT),
   );
 
-  app.post<{
-    Body: { from: string; to: string; contractaddress: string; amount: string | number; fee_limit?: string };
-  }>(
-    '/api/v2/tron/transactions/trc20/build',
+  app.post(
+    '/transactions/trc20/build',
     {
       schema: routeSchema({
         summary: "Build an unsigned TRC20 transfer (amount in the token's units); nothing is broadcast",
@@ -78,17 +76,8 @@ export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: Tr
     async (request, reply) => sendOk(reply, await tron.buildTrc20(request.network, request.body), BUILT),
   );
 
-  app.post<{
-    Body: {
-      from: string;
-      to: string;
-      contractaddress: string;
-      tokenid: string | number;
-      amount?: string | number;
-      fee_limit?: string;
-    };
-  }>(
-    '/api/v2/tron/transactions/trc721/build',
+  app.post(
+    '/transactions/trc721/build',
     {
       schema: routeSchema({
         summary: 'Build an unsigned TRC721 transferFrom(from, to, tokenid); nothing is broadcast',
@@ -108,4 +97,4 @@ export async function tronBuildRoutes(app: FastifyInstance, { tron }: { tron: Tr
     },
     async (request, reply) => sendOk(reply, await tron.buildTrc721(request.network, request.body), BUILT),
   );
-}
+};

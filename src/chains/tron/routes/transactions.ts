@@ -1,13 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../app-context.ts';
-import type { SignedTronTransaction } from '../../../chains/tron/types.ts';
-import type { SigningProof } from '../../../custody/address-keys.ts';
+import { sendOk } from '../../../http/envelope.ts';
+import { PageQuery, PaginatedEnvelope, sendPage } from '../../../http/pagination.ts';
+import { routeSchema } from '../../../http/route-schema.ts';
+import { HistoryRecord } from '../../../http/routes/history-record.ts';
 import type { TronService } from '../../../services/tron.ts';
-import { sendOk } from '../../envelope.ts';
-import { PageQuery, PaginatedEnvelope, sendPage } from '../../pagination.ts';
-import { routeSchema } from '../../route-schema.ts';
-import { HistoryRecord } from '../history-record.ts';
 import {
   Amount,
   FeeLimit,
@@ -29,12 +27,12 @@ const SIGNING =
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
 /** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
-export async function tronTransactionRoutes(
-  app: FastifyInstance,
-  { ctx, tron }: { ctx: AppContext; tron: TronService },
-) {
-  app.get<{ Querystring: { page: number } }>(
-    '/api/v2/tron/transactions',
+export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
+  ctx: AppContext;
+  tron: TronService;
+}> = async (app, { ctx, tron }) => {
+  app.get(
+    '/transactions',
     {
       schema: routeSchema({
         summary: 'Transactions made through this gateway, failures included, 50 per page',
@@ -48,13 +46,13 @@ export async function tronTransactionRoutes(
       sendPage(
         request,
         reply,
-        await ctx.transactions.list(request.userId, 'tron', request.network, request.query.page),
+        await ctx.transactions.list(request.userId, 'tron', request.network, request.query.page ?? 1),
         'Succesfully parsed transactions',
       ),
   );
 
-  app.post<{ Body: { from: string; to: string; amount: string } & SigningProof }>(
-    '/api/v2/tron/transactions',
+  app.post(
+    '/transactions',
     {
       schema: routeSchema({
         summary: 'Send TRX',
@@ -70,16 +68,8 @@ export async function tronTransactionRoutes(
       sendOk(reply, await tron.sendTrx(request.userId, request.network, request.body), CREATED, 201),
   );
 
-  app.post<{
-    Body: {
-      from: string;
-      to: string;
-      contractaddress: string;
-      amount: string;
-      fee_limit?: string;
-    } & SigningProof;
-  }>(
-    '/api/v2/tron/transactions/trc20',
+  app.post(
+    '/transactions/trc20',
     {
       schema: routeSchema({
         summary: "Send a TRC20 token (amount in the token's units)",
@@ -102,8 +92,8 @@ export async function tronTransactionRoutes(
       sendOk(reply, await tron.sendTrc20(request.userId, request.network, request.body), CREATED, 201),
   );
 
-  app.post<{ Body: { from: string; to: string; tokenId: string; amount: string } & SigningProof }>(
-    '/api/v2/tron/transactions/trc10',
+  app.post(
+    '/transactions/trc10',
     {
       schema: routeSchema({
         summary: "Send a TRC10 asset (amount in the asset's units)",
@@ -125,16 +115,8 @@ export async function tronTransactionRoutes(
       sendOk(reply, await tron.sendTrc10(request.userId, request.network, request.body), CREATED, 201),
   );
 
-  app.post<{
-    Body: {
-      from: string;
-      to: string;
-      contractaddress: string;
-      tokenid: string;
-      fee_limit?: string;
-    } & SigningProof;
-  }>(
-    '/api/v2/tron/transactions/trc721',
+  app.post(
+    '/transactions/trc721',
     {
       schema: routeSchema({
         summary: 'Send a TRC721 token',
@@ -158,8 +140,8 @@ export async function tronTransactionRoutes(
       sendOk(reply, await tron.sendTrc721(request.userId, request.network, request.body), CREATED, 201),
   );
 
-  app.post<{ Body: SignedTronTransaction | { transaction: SignedTronTransaction } }>(
-    '/api/v2/tron/transactions/broadcast',
+  app.post(
+    '/transactions/broadcast',
     {
       schema: routeSchema({
         summary:
@@ -180,4 +162,4 @@ export async function tronTransactionRoutes(
       return sendOk(reply, await tron.broadcast(request.userId, request.network, tx), CREATED, 201);
     },
   );
-}
+};

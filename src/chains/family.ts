@@ -1,0 +1,103 @@
+/**
+ * The shape of a chain family module: everything a family (Tron, EVM, ...) adds to the gateway, as one
+ * object exported by `src/chains/<family>/index.ts` and listed once in `families.ts`. Services and the
+ * shared routes ask the module; they never import a family's internals.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../app-context.ts';
+import type { NodeEndpointConfig } from '../config.ts';
+import type { NetworkProbe } from './network-check.ts';
+import type { NodeClient } from './node-client.ts';
+import type { AdapterFactory } from './registry.ts';
+import type { ChainKeyPair, ChainName, HeadProbe, Network } from './types.ts';
+
+/** What the registry and the node monitor need of one served chain. */
+export interface ChainFamily {
+  factory: AdapterFactory;
+  defaults: Partial<Record<Network, NodeEndpointConfig[]>>;
+  /** The head probe of one endpoint, over a client of that endpoint alone. */
+  probe: (client: NodeClient) => HeadProbe;
+  /** Which chain and network one endpoint serves (checked at start; one on another is disabled). */
+  identify: NetworkProbe;
+}
+
+/** How a family makes, reads and names its keys. */
+export interface KeyCodec {
+  generate(): ChainKeyPair;
+  /** Throws for a malformed or out-of-range key. */
+  fromPrivateKey(privateKeyHex: string): ChainKeyPair;
+  /** The canonical form an address is stored and compared in. */
+  normalizeAddress(address: string): string;
+}
+
+/** A family's address: what the schemas state of it and how the gateway checks and stores it. */
+export interface AddressForm {
+  /** JSON-schema pattern of the forms a request may carry. */
+  pattern: string;
+  description: string;
+  example: string;
+  isValid(address: string): boolean;
+  /**
+   * What is wrong with an address field that its pattern cannot see (EVM: a mistyped EIP-55 checksum),
+   * as the field error's message; null when nothing is.
+   */
+  fieldProblem(field: string, value: unknown): string | null;
+  /** The form answers and the store use (base58 for Tron, EIP-55 for EVM). */
+  canonical(address: string): string;
+}
+
+/** What a transfer moves, as the chain names it in the history and in webhooks (BSC: BNB, BEP20, BEP721). */
+export interface TransferTypes {
+  native: string;
+  fungible: string;
+  nft: string;
+}
+
+/** An address as the custody lists it. */
+export interface CustodyRow {
+  address: string;
+  publicKey: string;
+  secured: boolean;
+  createdAt: string;
+}
+
+/** One answer of a shared route whose shape is the family's: its schema and how it is made. */
+export interface FamilyAnswer<Input extends unknown[]> {
+  schema: TSchema;
+  of(...input: Input): unknown;
+}
+
+/** An answer whose value is checked against its schema's static type where the family defines it. */
+export function familyAnswer<Schema extends TSchema, Input extends unknown[]>(
+  schema: Schema,
+  of: (...input: Input) => Static<Schema>,
+): FamilyAnswer<Input> {
+  return { schema, of };
+}
+
+/** The Chaingateway answers of the address routes, which differ per family. */
+export interface CustodyAnswers {
+  /** A created address (`privateKey` only for an unsecure one, created without a password). */
+  created: FamilyAnswer<[pair: ChainKeyPair, unsecure: boolean]>;
+  /** One stored address in the list. */
+  listed: FamilyAnswer<[row: CustodyRow]>;
+}
+
+/** Plugin options of a family's own routes. */
+export interface FamilyRoutesOptions {
+  ctx: AppContext;
+}
+
+export interface FamilyModule {
+  /** The family's name (`tron`, `evm`). */
+  readonly name: string;
+  /** Every chain this family serves, with its adapter factory, public endpoints and head probe. */
+  readonly chains: Partial<Record<ChainName, ChainFamily>>;
+  readonly keys: KeyCodec;
+  readonly address: AddressForm;
+  readonly custody: CustodyAnswers;
+  transferTypes(chain: ChainName): TransferTypes;
+  /** The routes only this family has, registered once for all its chains. */
+  readonly routes: FastifyPluginAsyncTypebox<FamilyRoutesOptions>;
+}

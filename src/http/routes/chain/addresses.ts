@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../custody/address-keys.ts';
+import { type FieldError, validationFailed } from '../../../errors.ts';
+import { sendOk } from '../../envelope.ts';
+import { routeSchema } from '../../route-schema.ts';
+import { NewWalletPassword, WalletPassword } from '../../wallet-fields.ts';
+import type { ChainRoutesOptions } from './options.ts';
+
+const PASSWORD_RULE = `A password (${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters) seals the key with scrypt + AES-256-GCM; it is never stored.`;
+
+/** Custodial addresses of one chain: list, create, change password, forget (import and export: the family's). */
+export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> = async (
+  app,
+  { ctx, chain, family },
+) => {
+  const tags = [`${chain} addresses`];
+  const { custody } = ctx;
+  const { created, listed } = family.custody;
+  const AddressParams = Type.Object({
+    address: Type.String({ pattern: family.address.pattern, description: family.address.description }),
+  });
+  const target = (request: FastifyRequest) => ({ userId: request.userId, chain, network: request.network });
+
+  /** After schema validation: what the address pattern cannot see (an EIP-55 typo) is refused first. */
+  const refuseMistypedAddress = async (request: FastifyRequest<{ Params: { address: string } }>) => {
+    const problem = family.address.fieldProblem('address', request.params.address);
+    const errors: FieldError[] = problem === null ? [] : [{ field: 'address', message: problem }];
+    if (errors.length > 0) throw validationFailed(errors);
+  };
+
+  app.get(
+    '/addresses',
+    {
+      schema: routeSchema({
+        summary: 'Your addresses on this network',
+        tags,
+        data: Type.Array(listed.schema),
+      }),
+    },
+    async (request, reply) => {
+      const rows = await custody.list(target(request));
+      return sendOk(
+        reply,
+        rows.map((row) => listed.of(row)),
+        'Addresses fetched',
+      );
+    },
+  );
+
+  app.post(
+    '/addresses',
+    {
+      schema: routeSchema({
+        summary: 'Create an address',
+        description: `${PASSWORD_RULE} Without a password the address is unsecure: its private key is returned once and not kept. \`activated\` is accepted and changes nothing (an address becomes active on chain when it first receives coin). Counts against the addresses quota (422 when full).`,
+        tags,
+        body: Type.Optional(
+          Type.Object({
+            password: Type.Optional(NewWalletPassword),
+            activated: Type.Optional(Type.Boolean()),
+          }),
+        ),
+        data: Type.Array(created.schema),
+        status: 201,
+        errors: [404],
+      }),
+    },
+    async (request, reply) => {
+      const password = request.body?.password;
+      const pair = await custody.create(target(request), password);
+      return sendOk(reply, [created.of(pair, password === undefined)], 'Address created', 201);
+    },
+  );
+
+  const changePassword = routeSchema({
+    summary: 'Change the password of a stored address (the spec\'s "UPDATE"; PUT and PATCH both work)',
+    description: 'A wrong old_password answers 401 `Wrong password provided`.',
+    tags,
+    params: AddressParams,
+    body: Type.Object({ old_password: WalletPassword, new_password: NewWalletPassword }),
+    data: Type.Array(Type.Never()),
+    errors: [404],
+  });
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/addresses/:address',
+      schema: changePassword,
+      preHandler: refuseMistypedAddress,
+      handler: async (request, reply) => {
+        const { old_password, new_password } = request.body;
+        await custody.changePassword(target(request), request.params.address, old_password, new_password);
+        return sendOk(reply, [], 'Password changed');
+      },
+    });
+  }
+
+  app.delete(
+    '/addresses/:address',
+    {
+      schema: routeSchema({
+        summary: 'Forget an address and its stored key (frees address quota)',
+        tags,
+        params: AddressParams,
+        data: Type.Array(Type.Never()),
+        errors: [404],
+      }),
+      preHandler: refuseMistypedAddress,
+    },
+    async (request, reply) => {
+      await custody.remove(target(request), request.params.address);
+      return sendOk(reply, [], 'Address deleted');
+    },
+  );
+};
