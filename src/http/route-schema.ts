@@ -131,7 +131,7 @@ export interface RouteSchema<Doc extends RouteDoc> {
   tags: string[];
   headers?: TSchema;
   security?: Record<string, string[]>[];
-  /** Undefined where the route takes none: Fastify and the OpenAPI generator skip an undefined part. */
+  /** Absent where the route takes none (see `withoutAbsentParts`). */
   body: Doc['body'];
   querystring: Doc['querystring'];
   params: Doc['params'];
@@ -145,7 +145,7 @@ export function routeSchema<const Doc extends RouteDoc>(doc: Doc): RouteSchema<D
   for (const status of statusesOf(doc)) {
     response[status] = errorResponse(status, doc.because?.[status], doc.errorBodies?.[status]);
   }
-  return {
+  return withoutAbsentParts({
     summary: doc.summary,
     ...(doc.description === undefined ? {} : { description: doc.description }),
     tags: doc.tags,
@@ -154,7 +154,18 @@ export function routeSchema<const Doc extends RouteDoc>(doc: Doc): RouteSchema<D
     querystring: doc.querystring,
     params: doc.params,
     response,
-  };
+  });
+}
+
+/**
+ * The input parts keep their declared types for the type provider, but a part the route does not take
+ * must be missing, not undefined: Fastify warns (FSTWRN001) for every key present without a schema.
+ */
+function withoutAbsentParts<Doc extends RouteDoc>(schema: RouteSchema<Doc>): RouteSchema<Doc> {
+  for (const part of ['body', 'querystring', 'params'] as const) {
+    if (schema[part] === undefined) Reflect.deleteProperty(schema, part);
+  }
+  return schema;
 }
 
 /**
