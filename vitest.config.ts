@@ -12,18 +12,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: [
-            'test/unit/**/*.test.ts',
-            'test/devnets/**/*.test.ts',
-            'test/e2e/**/*.test.ts',
-            'test/chains/**/*.test.ts',
-          ],
-        },
-      },
+      // Pure code: no devnet, no database server, no child process.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The devnets themselves (devnets/), against their clients.
+      { extends: true, test: { name: 'devnets', include: ['test/devnets/**/*.test.ts'] } },
+      // Each family's chain layer (src/chains/) against its devnet.
+      { extends: true, test: { name: 'chains', include: ['test/chains/**/*.test.ts'] } },
+      // The gateway as processes: production start, sandbox, crashes, topology.
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
       { extends: true, test: { name: 'sqlite', include: storeTests, env: { SWITCHYARD_TEST_DB: 'sqlite' } } },
       {
         extends: true,
