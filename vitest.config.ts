@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Tests that touch the store run twice: once on SQLite, once on Postgres.
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
+// Starts the devnets a project's test files share, once per run of the project.
+const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
 export default defineConfig({
   test: {
@@ -24,6 +26,25 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'postgres', include: storeTests, env: { SWITCHYARD_TEST_DB: 'postgres' } },
+      },
+      // One table of scenarios for every family and chain (test/conformance), on the shared devnets.
+      {
+        extends: true,
+        test: {
+          name: 'conformance-sqlite',
+          include: ['test/conformance/**/*.test.ts'],
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'conformance-postgres',
+          include: ['test/conformance/**/*.test.ts'],
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'postgres' },
+        },
       },
     ],
   },
