@@ -1,4 +1,4 @@
 import { evmDriver } from './drivers/evm.ts';
 import { runConformance } from './scenarios.ts';
 
-runConformance(evmDriver('polygon'));
+runConformance(await evmDriver('polygon'));

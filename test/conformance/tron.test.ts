@@ -1,4 +1,4 @@
 import { tronDriver } from './drivers/tron.ts';
 import { runConformance } from './scenarios.ts';
 
-runConformance(tronDriver());
+runConformance(await tronDriver());

@@ -1,6 +1,7 @@
 // The devnets of a test run live in vitest's main process; test files run in workers. This small HTTP
-// server lets a worker call a devnet's faucet, miner and reorg there: POST /<devnet>/<operation> with
-// the arguments as a JSON array (see ../helpers/devnet-wire.ts), answered with the result.
+// server starts them when a worker first asks, and lets workers call a devnet's faucet, miner and reorg
+// there: POST /<devnet>/<operation> with the arguments as a JSON array (see ../helpers/devnet-wire.ts),
+// answered with the result.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EvmDevnet } from '../../devnets/evm/index.ts';
@@ -50,30 +51,56 @@ export function evmOperations(devnet: EvmDevnet): Record<string, Operation> {
   };
 }
 
-export interface DevnetControl {
-  url: string;
+/** A devnet as the control server serves it: what test files may read, and what they may ask of it. */
+export interface ControlledDevnet {
+  info: unknown;
+  operations: Record<string, Operation>;
   close(): Promise<void>;
 }
 
-/** Serves `operations` (devnet name -> operation name -> operation) on 127.0.0.1. */
+export interface DevnetControl {
+  url: string;
+  /** Stops the server and every devnet it started. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves devnets by name on 127.0.0.1, each started on its first request (POST /<devnet>/info answers
+ * its info), so a run starts only the devnets its test files use, and each once.
+ */
 export async function startDevnetControl(
-  operations: Record<string, Record<string, Operation>>,
+  starters: Record<string, () => Promise<ControlledDevnet>>,
 ): Promise<DevnetControl> {
+  const started = new Map<string, Promise<ControlledDevnet>>();
+  const devnet = (name: string): Promise<ControlledDevnet> | undefined => {
+    const start = starters[name];
+    if (start === undefined) return undefined;
+    let running = started.get(name);
+    if (running === undefined) {
+      running = start();
+      started.set(name, running);
+    }
+    return running;
+  };
+  const answer = async (url: string, body: string): Promise<unknown> => {
+    const [, name = '', operationName = ''] = url.split('/');
+    const running = devnet(name);
+    if (running === undefined) throw new Error(`no devnet ${name}`);
+    const { info, operations } = await running;
+    if (operationName === 'info') return info;
+    const operation = operations[operationName];
+    if (operation === undefined) throw new Error(`no operation ${operationName} on ${name}`);
+    const args = decodeWire(body || '[]');
+    return operation(Array.isArray(args) ? args : []);
+  };
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
       body += chunk;
     });
     request.on('end', async () => {
-      const [, devnet = '', name = ''] = (request.url ?? '').split('/');
-      const operation = operations[devnet]?.[name];
-      if (request.method !== 'POST' || operation === undefined) {
-        response.writeHead(404).end(encodeWire({ error: `no operation ${request.method} ${request.url}` }));
-        return;
-      }
       try {
-        const args = decodeWire(body || '[]');
-        const result = await operation(Array.isArray(args) ? args : []);
+        const result = await answer(request.url ?? '', body);
         response.writeHead(200, { 'content-type': 'application/json' }).end(encodeWire({ result }));
       } catch (error) {
         response
@@ -85,10 +112,13 @@ export async function startDevnetControl(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      const running = await Promise.allSettled(started.values());
+      await Promise.all(running.flatMap((r) => (r.status === 'fulfilled' ? [r.value.close()] : [])));
+    },
   };
 }

@@ -19,16 +19,10 @@ export type SharedEvmDevnetInfo = Pick<
   'chain' | 'network' | 'chainId' | 'url' | 'tokens' | 'faucetAccount' | 'accounts'
 >;
 
-export interface SharedDevnetsInfo {
-  /** Where the devnets' operations are served. */
-  controlUrl: string;
-  tron: SharedTronDevnetInfo;
-  evm: SharedEvmDevnetInfo[];
-}
-
 declare module 'vitest' {
   export interface ProvidedContext {
-    sharedDevnets: SharedDevnetsInfo;
+    /** Where the run's devnets are started and their operations served. */
+    devnetControlUrl: string;
   }
 }
 
@@ -41,7 +35,8 @@ export type SharedEvmDevnet = Omit<EvmDevnet, 'close'> & { network: Network };
 
 type Call = (operation: string, ...args: unknown[]) => Promise<unknown>;
 
-function remote(controlUrl: string, devnet: string): Call {
+function remote(devnet: string): Call {
+  const controlUrl = inject('devnetControlUrl');
   return async (operation, ...args) => {
     const response = await fetch(`${controlUrl}/${devnet}/${operation}`, {
       method: 'POST',
@@ -78,11 +73,12 @@ function isNumber(value: unknown): number {
 }
 
 /** The Tron devnet of this run (mainnet: blocks only when a test mines them, solidified at once). */
-export function sharedTronDevnet(): SharedTronDevnet {
-  const { controlUrl, tron } = inject('sharedDevnets');
-  const call = remote(controlUrl, 'tron');
+export async function sharedTronDevnet(): Promise<SharedTronDevnet> {
+  const call = remote('tron');
+  // Built by test/global-setup/shared-devnets.ts as this type.
+  const info = (await call('info')) as SharedTronDevnetInfo;
   return {
-    ...tron,
+    ...info,
     mine: async (n) => isNumber(await call('mine', n)),
     faucetTrx: async (address, sun) => isString(await call('faucetTrx', address, sun)),
     faucetTrc20: async (contract, to, units) => isString(await call('faucetTrc20', contract, to, units)),
@@ -92,11 +88,10 @@ export function sharedTronDevnet(): SharedTronDevnet {
 }
 
 /** The anvil of this run for `chain` (mainnet chain id, a block per transaction). */
-export function sharedEvmDevnet(chain: EvmChainName): SharedEvmDevnet {
-  const { controlUrl, evm } = inject('sharedDevnets');
-  const info = evm.find((devnet) => devnet.chain === chain);
-  if (info === undefined) throw new Error(`no shared devnet for ${chain}`);
-  const call = remote(controlUrl, chain);
+export async function sharedEvmDevnet(chain: EvmChainName): Promise<SharedEvmDevnet> {
+  const call = remote(chain);
+  // Built by test/global-setup/shared-devnets.ts as this type.
+  const info = (await call('info')) as SharedEvmDevnetInfo;
   const hex = async (work: Promise<unknown>) => isHex(await work);
   return {
     ...info,

@@ -7,8 +7,8 @@ import { EVM_CHAINS, type EvmChainName } from '../../../src/chains/evm/chains.ts
 import { sharedEvmDevnet } from '../../helpers/shared-devnets.ts';
 import type { ConformanceDriver } from '../driver.ts';
 
-export function evmDriver(chain: EvmChainName): ConformanceDriver {
-  const devnet = sharedEvmDevnet(chain);
+export async function evmDriver(chain: EvmChainName): Promise<ConformanceDriver> {
+  const devnet = await sharedEvmDevnet(chain);
   const usdt = devnet.tokens.erc20.USDT;
   const { nativeSymbol, tokenSegments } = EVM_CHAINS[chain];
   const segment = tokenSegments.fungible;

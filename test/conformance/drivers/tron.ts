@@ -5,8 +5,8 @@ import type { ConformanceDriver } from '../driver.ts';
 
 const offline = new TronWeb({ fullHost: 'http://127.0.0.1:1' });
 
-export function tronDriver(): ConformanceDriver {
-  const devnet = sharedTronDevnet();
+export async function tronDriver(): Promise<ConformanceDriver> {
+  const devnet = await sharedTronDevnet();
   const usdt = devnet.tokens.trc20.USDT;
   const newKey = () => {
     const account = utils.accounts.generateAccount();
