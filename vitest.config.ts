@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Tests that touch the store run twice: once on SQLite, once on Postgres.
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
-// Starts the devnets a project's test files share, once per run of the project.
+// Serves the devnets a project's test files share: each started once per run, when a file first asks.
 const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
 export default defineConfig({
@@ -22,10 +22,23 @@ export default defineConfig({
       { extends: true, test: { name: 'chains', include: ['test/chains/**/*.test.ts'] } },
       // The gateway as processes: production start, sandbox, crashes, topology.
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
-      { extends: true, test: { name: 'sqlite', include: storeTests, env: { SWITCHYARD_TEST_DB: 'sqlite' } } },
       {
         extends: true,
-        test: { name: 'postgres', include: storeTests, env: { SWITCHYARD_TEST_DB: 'postgres' } },
+        test: {
+          name: 'sqlite',
+          include: storeTests,
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: storeTests,
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'postgres' },
+        },
       },
       // One table of scenarios for every family and chain (test/conformance), on the shared devnets.
       {
