@@ -1,8 +1,9 @@
 // Vitest global setup: the devnets a test project shares, each started once, when a test file first
-// asks for it, and stopped after the last file. Test files reach them through ../helpers/shared-devnets.ts (inject).
-// Each project that lists this setup gets its own set. Each chain's devnet is driven by one test file at
-// a time (the conformance file of that chain), which is why that file may reorg it; a test that would
-// share a devnet with others and needs a reorg, a node fault or a restart starts a devnet of its own.
+// asks for it, and stopped after the last file. Test files reach them through
+// ../helpers/shared-devnets.ts (inject). Each project that lists this setup gets its own set. Files on a
+// shared devnet fund fresh addresses and read only what they sent; a reorg, a node fault or a restart
+// needs a devnet of its own (in the conformance projects each chain's devnet has one file, which may
+// reorg it).
 import type { TestProject } from 'vitest/node';
 import { startEvmDevnet } from '../../devnets/evm/index.ts';
 import { startTronDevnet } from '../../devnets/tron/index.ts';
