@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // Tests that touch the store run twice: once on SQLite, once on Postgres.
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
+// Serves the devnets a project's test files share: each started once per run, when a file first asks.
+const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
 export default defineConfig({
   test: {
@@ -12,22 +14,50 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
+      // Pure code: no devnet, no database server, no child process.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The devnets themselves (devnets/), against their clients.
+      { extends: true, test: { name: 'devnets', include: ['test/devnets/**/*.test.ts'] } },
+      // Each family's chain layer (src/chains/) against its devnet.
+      { extends: true, test: { name: 'chains', include: ['test/chains/**/*.test.ts'] } },
+      // The gateway as processes: production start, sandbox, crashes, topology.
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
       {
         extends: true,
         test: {
-          name: 'unit',
-          include: [
-            'test/unit/**/*.test.ts',
-            'test/devnets/**/*.test.ts',
-            'test/e2e/**/*.test.ts',
-            'test/chains/**/*.test.ts',
-          ],
+          name: 'sqlite',
+          include: storeTests,
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'sqlite' },
         },
       },
-      { extends: true, test: { name: 'sqlite', include: storeTests, env: { SWITCHYARD_TEST_DB: 'sqlite' } } },
       {
         extends: true,
-        test: { name: 'postgres', include: storeTests, env: { SWITCHYARD_TEST_DB: 'postgres' } },
+        test: {
+          name: 'postgres',
+          include: storeTests,
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'postgres' },
+        },
+      },
+      // One table of scenarios for every family and chain (test/conformance), on the shared devnets.
+      {
+        extends: true,
+        test: {
+          name: 'conformance-sqlite',
+          include: ['test/conformance/**/*.test.ts'],
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'conformance-postgres',
+          include: ['test/conformance/**/*.test.ts'],
+          globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'postgres' },
+        },
       },
     ],
   },

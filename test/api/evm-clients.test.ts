@@ -2,9 +2,9 @@ import { Transaction, Wallet } from 'ethers';
 import { getAddress, type Hex, keccak256, parseEther, parseTransaction, serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
 import { EVM_CHAINS, type EvmChainName } from '../../src/chains/evm/chains.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
 /**
  * What the EVM routes build and report works unchanged in the clients people use: ethers v6 and viem
@@ -18,14 +18,14 @@ type Kind = (typeof KINDS)[number];
 const PASSWORD = 'correct horse battery';
 
 let gw: TestGateway;
-const devnets = {} as Record<EvmChainName, EvmDevnet>;
+const devnets = {} as Record<EvmChainName, SharedEvmDevnet>;
 let token: string;
 
 const api = (chain: EvmChainName, method: string, path: string, options: RequestOptions = {}) =>
   gw.request(method, `/api/v2/${chain}${path}`, { token, ...options });
 
 beforeAll(async () => {
-  const started = await Promise.all(CHAINS.map((chain) => startEvmDevnet({ chain })));
+  const started = await Promise.all(CHAINS.map((chain) => sharedEvmDevnet(chain)));
   const env: Record<string, string> = { NODE_RETRIES: '1' };
   for (const devnet of started) {
     devnets[devnet.chain] = devnet;
@@ -37,7 +37,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.close();
-  await Promise.all(Object.values(devnets).map((d) => d.close()));
 });
 
 /** The chain's names of its token kinds, as its routes and notifications spell them. */

@@ -1,10 +1,10 @@
 import { encodeFunctionData, type Hex, parseAbi, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
 import { NonceReconciler } from '../../src/chains/evm/nonce-reconciler.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
 /**
  * Token sends that cannot work are refused before signing (no nonce, no quota, a failure in the
@@ -13,7 +13,7 @@ import { type RequestOptions, startGateway, type TestGateway } from '../helpers/
 const TOKEN_ABI = parseAbi(['function transfer(address to, uint256 value) returns (bool)']);
 const GWEI = 1_000_000_000n;
 
-let devnet: EvmDevnet;
+let devnet: SharedEvmDevnet;
 let gw: TestGateway;
 let token: string;
 let userId: string;
@@ -76,14 +76,13 @@ async function history(): Promise<HistoryItem[]> {
 }
 
 beforeAll(async () => {
-  devnet = await startEvmDevnet({ chain: 'ethereum' });
+  devnet = await sharedEvmDevnet('ethereum');
   gw = await startGateway({ env: { ETHEREUM_MAINNET_URLS: devnet.url, NODE_RETRIES: '1' } });
   ({ token, userId } = await gw.userToken(undefined, 'enterprise'));
 }, 120_000);
 
 afterAll(async () => {
   await gw?.close();
-  await devnet?.close();
 });
 
 describe('token sends refused before signing', () => {

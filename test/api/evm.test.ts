@@ -1,16 +1,19 @@
 import { createWalletClient, http, parseEther, parseTransaction, serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
 import type { EvmChainName } from '../../src/chains/evm/chains.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
-/** The EVM routes through the real HTTP API against real anvil nodes, one per chain, with their chain ids. */
+/**
+ * The EVM routes through the real HTTP API against real anvil nodes, one per chain, with their chain ids:
+ * the run's shared devnets (nothing here reorgs or stops a node).
+ */
 const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
 const PASSWORD = 'correct horse battery';
 
 let gw: TestGateway;
-const devnets = {} as Record<EvmChainName, EvmDevnet>;
+const devnets = {} as Record<EvmChainName, SharedEvmDevnet>;
 let token: string;
 
 const api = (chain: EvmChainName, method: string, path: string, options: RequestOptions = {}) =>
@@ -39,7 +42,7 @@ function expectChecksumRefusal(res: ApiResponse, field: string) {
 }
 
 beforeAll(async () => {
-  const started = await Promise.all(CHAINS.map((chain) => startEvmDevnet({ chain })));
+  const started = await Promise.all(CHAINS.map((chain) => sharedEvmDevnet(chain)));
   const env: Record<string, string> = { NODE_RETRIES: '1', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' };
   for (const devnet of started) {
     devnets[devnet.chain] = devnet;
@@ -51,7 +54,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.close();
-  await Promise.all(Object.values(devnets).map((d) => d.close()));
 });
 
 describe.each(CHAINS)('%s', (chain) => {

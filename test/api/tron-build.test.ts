@@ -1,7 +1,7 @@
 import { TronWeb, type Types, utils } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type SharedTronDevnet, sharedTronDevnet } from '../helpers/shared-devnets.ts';
 
 /**
  * Unsigned builds of every Tron send, signed by tronweb exactly as a user runs it (`trx.sign` on the
@@ -17,7 +17,7 @@ const PLANS = [
 ];
 
 let gw: TestGateway;
-let devnet: TronDevnet;
+let devnet: SharedTronDevnet;
 let token: string;
 let USDT: string;
 let NFT: string;
@@ -90,7 +90,7 @@ async function transactionsLeft(): Promise<number> {
 }
 
 beforeAll(async () => {
-  devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 0 });
+  devnet = await sharedTronDevnet();
   USDT = devnet.tokens.trc20.USDT;
   NFT = devnet.tokens.trc721.NFT;
   TRC10 = Object.values(devnet.tokens.trc10)[0]!;
@@ -108,7 +108,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gw?.close();
-  await devnet?.close();
 });
 
 describe('build, sign with tronweb, broadcast', () => {

@@ -10,13 +10,13 @@ import {
   type Hex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
-import { EVM_CONTRACTS_DIR } from '../../devnets/evm/solidity.ts';
-import { EvmAdapter } from '../../src/chains/evm/adapter.ts';
-import { ChainRegistry } from '../../src/chains/registry.ts';
-import { AGGREGATOR_V3_ABI, type ChainlinkFeed, ChainlinkProvider } from '../../src/prices/chainlink.ts';
-import { formatDecimal } from '../../src/prices/decimal.ts';
-import { createPriceService } from '../../src/prices/factory.ts';
+import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
+import { EVM_CONTRACTS_DIR } from '../../../devnets/evm/solidity.ts';
+import { EvmAdapter } from '../../../src/chains/evm/adapter.ts';
+import { ChainRegistry } from '../../../src/chains/registry.ts';
+import { AGGREGATOR_V3_ABI, type ChainlinkFeed, ChainlinkProvider } from '../../../src/prices/chainlink.ts';
+import { formatDecimal } from '../../../src/prices/decimal.ts';
+import { createPriceService } from '../../../src/prices/factory.ts';
 
 /** devnets/contracts/PriceFeed.sol compiled with solc-js, as devnets/evm/solidity.ts compiles the others. */
 async function compilePriceFeed(): Promise<{ abi: Abi; bytecode: Hex }> {

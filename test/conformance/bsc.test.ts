@@ -1,0 +1,4 @@
+import { evmDriver } from './drivers/evm.ts';
+import { runConformance } from './scenarios.ts';
+
+runConformance(await evmDriver('bsc'));

@@ -1,0 +1,62 @@
+// What a family tells the conformance suite: how its chain is reached and funded, how amounts and keys
+// look, and how to sign outside the gateway. The scenarios (scenarios.ts) are written once against this.
+import type { ApiResponse, RequestOptions } from '../helpers/gateway.ts';
+
+/** A request to this chain's routes (/api/v2/<chain><path>) with the suite's user token. */
+export type ChainApi = (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>;
+
+/** A key made outside the gateway. */
+export interface OutsideKey {
+  address: string;
+  privateKey: string;
+}
+
+export interface ConformanceDriver {
+  /** The chain's route segment: /api/v2/<chain>/... */
+  chain: string;
+  /** Environment that points a gateway's mainnet for this chain at the devnet. */
+  gatewayEnv: Record<string, string>;
+  native: { decimals: number; webhookType: string };
+  token: { contract: string; decimals: number; webhookType: string; sendPath: string };
+  /** An address of the right form that is no contract (a token send to it has nothing to call). */
+  noContract(): string;
+  /** Text the chain cannot take as an address. */
+  badAddress: string;
+  /** How a token send to an address without code is refused. */
+  unknownContractSend: { status: number; message: RegExp };
+  /** The documented refusal of a send larger than the balance (README). */
+  insufficientFunds: string | RegExp;
+
+  newKey(): OutsideKey;
+  /** The address a private key in the gateway's export form controls. */
+  addressOf(privateKey: string): string;
+  fundNative(address: string, units: bigint): Promise<void>;
+  fundToken(address: string, units: bigint): Promise<void>;
+  /** Lands what was broadcast in a block (and one more, so the follower has seen it). */
+  settle(): Promise<void>;
+
+  /** Balances read through the API, in base units. */
+  nativeBalance(api: ChainApi, address: string): Promise<bigint>;
+  tokenBalance(api: ChainApi, address: string): Promise<bigint>;
+  /** The route that reads a token contract's description. */
+  tokenInfoPath(contract: string): string;
+
+  /** The created address in a POST /addresses answer; the imported one in a POST /addresses/import answer. */
+  createdAddress(body: ApiResponse['body']): string;
+  importedAddress(body: ApiResponse['body']): string;
+  /** Exports a stored key with its password; `privateKey` when the export succeeded. */
+  exportKey(
+    api: ChainApi,
+    address: string,
+    password: string,
+  ): Promise<{ response: ApiResponse; privateKey?: string }>;
+
+  /** Signs what POST /transactions/build answered with the client library; the broadcast body and txid. */
+  signOutside(built: ApiResponse['body'], key: OutsideKey): Promise<{ body: unknown; txid: string }>;
+
+  /** Replaces the newest `depth` blocks with empty ones, dropping their transactions. */
+  reorg?: (depth: number) => Promise<void>;
+
+  /** Scenarios this family cannot pass yet, each with the reason; the suite skips them by name. */
+  gaps: Partial<Record<string, string>>;
+}

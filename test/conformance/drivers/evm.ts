@@ -1,0 +1,65 @@
+// An EVM chain on the run's anvil for it: amounts in wei, the chain's ERC20 route (BEP20 on BSC) for
+// tokens, viem signs outside the gateway, anvil_reorg drops blocks.
+import { randomBytes } from 'node:crypto';
+import { getAddress, keccak256, parseTransaction, parseUnits } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
+import { EVM_CHAINS, type EvmChainName } from '../../../src/chains/evm/chains.ts';
+import { sharedEvmDevnet } from '../../helpers/shared-devnets.ts';
+import type { ConformanceDriver } from '../driver.ts';
+
+export async function evmDriver(chain: EvmChainName): Promise<ConformanceDriver> {
+  const devnet = await sharedEvmDevnet(chain);
+  const usdt = devnet.tokens.erc20.USDT;
+  const { nativeSymbol, tokenSegments } = EVM_CHAINS[chain];
+  const segment = tokenSegments.fungible;
+  const readUnits = (text: string, decimals: number) => parseUnits(text, decimals);
+  return {
+    chain,
+    gatewayEnv: { [`${chain.toUpperCase()}_MAINNET_URLS`]: devnet.url },
+    native: { decimals: 18, webhookType: nativeSymbol },
+    token: {
+      contract: usdt,
+      decimals: 6,
+      webhookType: segment.toUpperCase(),
+      sendPath: `/transactions/${segment}`,
+    },
+    noContract: () => getAddress(`0x${randomBytes(20).toString('hex')}`),
+    badAddress: '0x1234',
+    unknownContractSend: { status: 422, message: /not a token contract/ },
+    insufficientFunds: /insufficient funds for gas \* price \+ value/i,
+    newKey: () => {
+      const privateKey = generatePrivateKey();
+      return { address: privateKeyToAccount(privateKey).address, privateKey };
+    },
+    addressOf: (privateKey) => privateKeyToAccount(`0x${privateKey.replace(/^0x/, '')}`).address,
+    fundNative: async (address, wei) => {
+      await devnet.faucetNative(address, wei);
+    },
+    fundToken: async (address, units) => {
+      await devnet.faucetErc20(usdt, address, units);
+    },
+    settle: async () => {
+      await devnet.mine(1);
+    },
+    nativeBalance: async (api, address) =>
+      readUnits((await api('GET', `/balances/${address}`)).body.data, 18),
+    tokenBalance: async (api, address) =>
+      readUnits((await api('GET', `/balances/${address}/${segment}/${usdt}`)).body.data, 6),
+    tokenInfoPath: (contract) => `/${segment}/${contract}`,
+    createdAddress: (body) => body.data[0].address,
+    importedAddress: (body) => body.data.address,
+    exportKey: async (api, address, password) => {
+      const response = await api('POST', `/addresses/export/${address}/privatekey`, { json: { password } });
+      return { response, privateKey: response.body?.data?.private_key };
+    },
+    signOutside: async (built, key) => {
+      const rawtx = await signTransaction({
+        privateKey: `0x${key.privateKey.replace(/^0x/, '')}`,
+        transaction: parseTransaction(built.data.unsigned),
+      });
+      return { body: { rawtx }, txid: keccak256(rawtx) };
+    },
+    reorg: (depth) => devnet.reorg(depth),
+    gaps: {},
+  };
+}

@@ -1,0 +1,61 @@
+// Tron on the run's Tron devnet: amounts in sun, TRC20 for tokens, tronweb signs outside the gateway.
+import { TronWeb, utils } from 'tronweb';
+import { sharedTronDevnet } from '../../helpers/shared-devnets.ts';
+import type { ConformanceDriver } from '../driver.ts';
+
+const offline = new TronWeb({ fullHost: 'http://127.0.0.1:1' });
+
+export async function tronDriver(): Promise<ConformanceDriver> {
+  const devnet = await sharedTronDevnet();
+  const usdt = devnet.tokens.trc20.USDT;
+  const newKey = () => {
+    const account = utils.accounts.generateAccount();
+    return { address: account.address.base58, privateKey: account.privateKey.toLowerCase() };
+  };
+  return {
+    chain: 'tron',
+    gatewayEnv: { TRON_MAINNET_URLS: devnet.url, TRON_TESTNET_URLS: devnet.url },
+    native: { decimals: 6, webhookType: 'TRX' },
+    token: { contract: usdt, decimals: 6, webhookType: 'TRC20', sendPath: '/transactions/trc20' },
+    noContract: () => newKey().address,
+    badAddress: 'TNotAnAddress',
+    // The token's decimals() are read first, and the node says there is no contract.
+    unknownContractSend: {
+      status: 400,
+      message: /^decimals\(\) failed on T\w+: Smart contract is not exist\.$/,
+    },
+    insufficientFunds: /^balance is not sufficient$/,
+    newKey,
+    addressOf: (privateKey) => String(offline.address.fromPrivateKey(privateKey)),
+    fundNative: async (address, sun) => {
+      await devnet.faucetTrx(address, sun);
+    },
+    fundToken: async (address, units) => {
+      await devnet.faucetTrc20(usdt, address, units);
+    },
+    settle: async () => {
+      await devnet.mine(1);
+    },
+    nativeBalance: async (api, address) =>
+      BigInt((await api('GET', `/balances/${address}`)).body.data.balance),
+    tokenBalance: async (api, address) =>
+      BigInt((await api('GET', `/balances/${address}/trc20/${usdt}`)).body.data.balance),
+    tokenInfoPath: (contract) => `/trc20/${contract}`,
+    createdAddress: (body) => body.data[0].address,
+    importedAddress: (body) => body.data[0].address,
+    exportKey: async (api, address, password) => {
+      const response = await api('POST', `/addresses/export/${address}`, { json: { password } });
+      return { response, privateKey: response.body?.data?.privateKey };
+    },
+    signOutside: async (built, key) => ({
+      body: { transaction: utils.crypto.signTransaction(key.privateKey, built.data) },
+      txid: built.data.txID,
+    }),
+    gaps: {
+      'webhook reverted when a reorg drops a notified transfer':
+        'the Tron devnet cannot reorg: devnets/tron keeps one chain and has no fork to switch to',
+      'wrong password on a send: 401, nothing moves':
+        'Tron answers 422 `Validate signature error`, as Chaingateway does (README, Tron: wrong key or password)',
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import { tronDriver } from './drivers/tron.ts';
+import { runConformance } from './scenarios.ts';
+
+runConformance(await tronDriver());

@@ -1,0 +1,42 @@
+// Vitest global setup: the devnets a test project shares, each started once, when a test file first
+// asks for it, and stopped after the last file. Test files reach them through
+// ../helpers/shared-devnets.ts (inject). Each project that lists this setup gets its own set. Files on a
+// shared devnet fund fresh addresses and read only what they sent; a reorg, a node fault or a restart
+// needs a devnet of its own (in the conformance projects each chain's devnet has one file, which may
+// reorg it).
+import type { TestProject } from 'vitest/node';
+import { startEvmDevnet } from '../../devnets/evm/index.ts';
+import { startTronDevnet } from '../../devnets/tron/index.ts';
+import type { EvmChainName } from '../../src/chains/evm/chains.ts';
+import type { SharedEvmDevnetInfo, SharedTronDevnetInfo } from '../helpers/shared-devnets.ts';
+import {
+  type ControlledDevnet,
+  evmOperations,
+  startDevnetControl,
+  tronOperations,
+} from './devnet-control.ts';
+
+const EVM_CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
+
+async function tronDevnet(): Promise<ControlledDevnet> {
+  const devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 0 });
+  const { url, faucet, tokens } = devnet;
+  const info: SharedTronDevnetInfo = { url, faucet, tokens };
+  return { info, operations: tronOperations(devnet), close: () => devnet.close() };
+}
+
+async function evmDevnet(chain: EvmChainName): Promise<ControlledDevnet> {
+  const devnet = await startEvmDevnet({ chain });
+  const { network, chainId, url, tokens, faucetAccount, accounts } = devnet;
+  const info: SharedEvmDevnetInfo = { chain, network, chainId, url, tokens, faucetAccount, accounts };
+  return { info, operations: evmOperations(devnet), close: () => devnet.close() };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const control = await startDevnetControl({
+    tron: tronDevnet,
+    ...Object.fromEntries(EVM_CHAINS.map((chain) => [chain, () => evmDevnet(chain)])),
+  });
+  project.provide('devnetControlUrl', control.url);
+  return () => control.close();
+}

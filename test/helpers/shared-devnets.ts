@@ -1,0 +1,107 @@
+// The devnets a test run starts once (test/global-setup/shared-devnets.ts), as test files see them: the
+// node URLs, tokens and keys, and the devnets' own operations (faucets, mining, reorgs), which run in
+// the process that owns the devnets and are called over HTTP (test/global-setup/devnet-control.ts).
+import { inject } from 'vitest';
+import type { EvmDevnet } from '../../devnets/evm/index.ts';
+import type { TronDevnet, TronDevnetTokens } from '../../devnets/tron/index.ts';
+import type { EvmChainName } from '../../src/chains/evm/chains.ts';
+import type { Network } from '../../src/chains/types.ts';
+import { decodeWire, encodeWire } from './devnet-wire.ts';
+
+export interface SharedTronDevnetInfo {
+  url: string;
+  faucet: { address: string; privateKey: string };
+  tokens: TronDevnetTokens;
+}
+
+export type SharedEvmDevnetInfo = Pick<
+  EvmDevnet,
+  'chain' | 'network' | 'chainId' | 'url' | 'tokens' | 'faucetAccount' | 'accounts'
+>;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the run's devnets are started and their operations served. */
+    devnetControlUrl: string;
+  }
+}
+
+/** A Tron devnet of the run: what a test file can do with it (the chain itself stays in its process). */
+export type SharedTronDevnet = SharedTronDevnetInfo &
+  Omit<TronDevnet, 'chain' | 'close' | keyof SharedTronDevnetInfo>;
+
+/** An EVM devnet of the run; it is closed with the run, not by the test file. */
+export type SharedEvmDevnet = Omit<EvmDevnet, 'close'> & { network: Network };
+
+type Call = (operation: string, ...args: unknown[]) => Promise<unknown>;
+
+function remote(devnet: string): Call {
+  const controlUrl = inject('devnetControlUrl');
+  return async (operation, ...args) => {
+    const response = await fetch(`${controlUrl}/${devnet}/${operation}`, {
+      method: 'POST',
+      body: encodeWire(args),
+    });
+    const answer = decodeWire(await response.text());
+    if (typeof answer !== 'object' || answer === null) throw new Error(`${devnet}.${operation}: no answer`);
+    if (!response.ok || 'error' in answer) {
+      throw new Error(`${devnet}.${operation} failed: ${'error' in answer ? answer.error : response.status}`);
+    }
+    return 'result' in answer ? answer.result : undefined;
+  };
+}
+
+function isString(value: unknown): string {
+  if (typeof value !== 'string') throw new Error(`expected a string, got ${typeof value}`);
+  return value;
+}
+
+function isHex(value: unknown): `0x${string}` {
+  const text = isString(value);
+  if (!text.startsWith('0x')) throw new Error(`expected 0x hex, got ${text}`);
+  return `0x${text.slice(2)}`;
+}
+
+function isBigint(value: unknown): bigint {
+  if (typeof value !== 'bigint') throw new Error(`expected a bigint, got ${typeof value}`);
+  return value;
+}
+
+function isNumber(value: unknown): number {
+  if (typeof value !== 'number') throw new Error(`expected a number, got ${typeof value}`);
+  return value;
+}
+
+/** The Tron devnet of this run (mainnet: blocks only when a test mines them, solidified at once). */
+export async function sharedTronDevnet(): Promise<SharedTronDevnet> {
+  const call = remote('tron');
+  // Built by test/global-setup/shared-devnets.ts as this type.
+  const info = (await call('info')) as SharedTronDevnetInfo;
+  return {
+    ...info,
+    mine: async (n) => isNumber(await call('mine', n)),
+    faucetTrx: async (address, sun) => isString(await call('faucetTrx', address, sun)),
+    faucetTrc20: async (contract, to, units) => isString(await call('faucetTrc20', contract, to, units)),
+    faucetTrc721: async (contract, to) => isBigint(await call('faucetTrc721', contract, to)),
+    faucetTrc10: async (assetId, to, units) => isString(await call('faucetTrc10', assetId, to, units)),
+  };
+}
+
+/** The anvil of this run for `chain` (mainnet chain id, a block per transaction). */
+export async function sharedEvmDevnet(chain: EvmChainName): Promise<SharedEvmDevnet> {
+  const call = remote(chain);
+  // Built by test/global-setup/shared-devnets.ts as this type.
+  const info = (await call('info')) as SharedEvmDevnetInfo;
+  const hex = async (work: Promise<unknown>) => isHex(await work);
+  return {
+    ...info,
+    rpc: async <T>(method: string, params: unknown[] = []) => (await call('rpc', method, params)) as T,
+    faucetNative: (address, wei) => hex(call('faucetNative', address, wei)),
+    faucetErc20: (contract, to, units) => hex(call('faucetErc20', contract, to, units)),
+    faucetErc721: async (contract, to) => isBigint(await call('faucetErc721', contract, to)),
+    mine: async (n) => isBigint(await call('mine', n)),
+    reorg: async (depth) => {
+      await call('reorg', depth);
+    },
+  };
+}
