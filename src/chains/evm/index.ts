@@ -15,6 +15,7 @@ import {
   isEvmAddress,
 } from './keys.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
+import { evmReads } from './reads.ts';
 import { evmRoutes } from './routes.ts';
 
 export const evmFamily: FamilyModule = {
@@ -44,6 +45,7 @@ export const evmFamily: FamilyModule = {
     canonical: checksumAddress,
   },
   custody: evmCustodyAnswers,
+  reads: evmReads,
   transferTypes: (chain) => {
     if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
     return evmTransferTypes(chain);

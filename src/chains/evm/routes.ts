@@ -19,7 +19,6 @@ const Address = Type.String({
 });
 /** Where an EVM address sits in these routes' requests: the pattern checks its shape, not its checksum. */
 const ADDRESS_FIELDS = { body: ['from', 'to', 'contractaddress'], params: ['address', 'contract'] } as const;
-const Hash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Transaction hash' });
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description: "Amount in the asset's units (ETH, BNB, POL, or the token's decimals)",
 });
@@ -143,32 +142,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
   const CREATED = 'Succesfully created transaction';
 
   app.get(
-    '/blocks/number',
-    {
-      schema: routeSchema({
-        summary: 'Latest block number',
-        tags,
-        data: Type.Object({ blocknumber: Type.Integer() }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) => sendOk(reply, await evm.blockNumber(chain, net(r)), 'Latest block number fetched'),
-  );
-  app.get(
-    '/blocks/:block',
-    {
-      schema: routeSchema({
-        summary: 'A block by number or hash, as the node returns it',
-        tags,
-        params: Type.Object({ block: Type.String({ pattern: '^([0-9]{1,19}|0x[0-9a-fA-F]{64})$' }) }),
-        data: NodeJson,
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) => sendOk(reply, await evm.block(chain, net(r), r.params.block), 'Block fetched'),
-  );
-
-  app.get(
     '/transactions',
     {
       schema: routeSchema({
@@ -250,76 +223,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
         await evm.broadcast(r.userId, chain, net(r), r.body.rawtx),
         'Succesfully created transaction',
         201,
-      ),
-  );
-
-  const byHash = Type.Object({ txid: Hash });
-  app.get(
-    '/transactions/:txid',
-    {
-      schema: routeSchema({
-        summary: 'A transaction: node fields in decimal, gas prices in gwei, the amount moved',
-        tags,
-        params: byHash,
-        data: Type.Object({ transaction: NodeJson }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(reply, await evm.transaction(chain, net(r), r.params.txid), 'Succesfully parsed transaction'),
-  );
-  app.get(
-    '/transactions/:txid/decoded',
-    {
-      schema: routeSchema({
-        summary: 'Decoded: from, to, amount, block, confirmations, status',
-        tags,
-        params: byHash,
-        data: Type.Object({ transaction: NodeJson }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(
-        reply,
-        await evm.decodedTransaction(chain, net(r), r.params.txid),
-        'Succesfully parsed transaction',
-      ),
-  );
-  app.get(
-    '/transactions/:txid/receipt',
-    {
-      schema: routeSchema({
-        summary: 'The receipt as the node returns it',
-        tags,
-        params: byHash,
-        data: Type.Object({ transaction: NodeJson }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(
-        reply,
-        await evm.receipt(chain, net(r), r.params.txid, false),
-        'Succesfully parsed transaction receipt',
-      ),
-  );
-  app.get(
-    '/transactions/:txid/receipt/decoded',
-    {
-      schema: routeSchema({
-        summary: 'The receipt decoded: status, gas, fee',
-        tags,
-        params: byHash,
-        data: NodeJson,
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(
-        reply,
-        await evm.receipt(chain, net(r), r.params.txid, true),
-        'Succesfully parsed transaction receipt',
       ),
   );
 
@@ -410,19 +313,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       ),
   );
 
-  app.get(
-    '/balances/:address',
-    {
-      schema: routeSchema({
-        summary: "Native balance, a decimal string in the coin's units",
-        tags,
-        params: AddressParams,
-        data: Type.String(),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) => sendOk(reply, await evm.balance(chain, net(r), r.params.address), 'Balance fetched'),
-  );
   for (const segment of fungibleSegments) {
     app.get(
       `/balances/:address/${segment}/:contract`,
