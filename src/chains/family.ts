@@ -132,6 +132,8 @@ export interface FamilyModule {
   readonly custody: CustodyAnswers;
   readonly reads: FamilyReads;
   transferTypes(chain: ChainName): TransferTypes;
+  /** The names the history's `type` takes on a chain (what a send moved or did), for its documentation. */
+  historyTypes(chain: ChainName): readonly string[];
   /** The routes only this family has, registered once for all its chains. */
   readonly routes: FastifyPluginAsyncTypebox<FamilyRoutesOptions>;
 }

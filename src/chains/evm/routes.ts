@@ -4,9 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { type FieldError, invalidField, validationFailed } from '../../errors.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { PageQuery, PaginatedEnvelope, sendPage } from '../../http/pagination.ts';
 import { routeSchema } from '../../http/route-schema.ts';
-import { HistoryRecord } from '../../http/routes/history-record.ts';
 import { NewWalletPassword, PrivateKey, WalletPassword } from '../../http/wallet-fields.ts';
 import type { FamilyRoutesOptions } from '../family.ts';
 import type { Network } from '../types.ts';
@@ -140,26 +138,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
   app.addHook('preHandler', refuseMistypedAddresses);
   const net = (r: { network: Network }) => r.network;
   const CREATED = 'Succesfully created transaction';
-
-  app.get(
-    '/transactions',
-    {
-      schema: routeSchema({
-        summary: 'Transactions made through this gateway, failures included, 50 per page',
-        tags,
-        querystring: PageQuery,
-        data: Type.Array(HistoryRecord),
-        successBody: PaginatedEnvelope(HistoryRecord),
-      }),
-    },
-    async (r, reply) =>
-      sendPage(
-        r,
-        reply,
-        await ctx.transactions.list(r.userId, chain, net(r), r.query.page ?? 1),
-        'Succesfully parsed transactions',
-      ),
-  );
 
   app.post(
     '/transactions',

@@ -35,5 +35,17 @@ export const tronFamily: FamilyModule = {
   custody: tronCustodyAnswers,
   reads: tronReads,
   transferTypes: () => ({ native: 'TRX', fungible: 'TRC20', nft: 'TRC721' }),
+  historyTypes: () => [
+    'TRX',
+    'TRC10',
+    'TRC20',
+    'TRC721',
+    'FREEZE',
+    'UNFREEZE',
+    'DELEGATE',
+    'UNDELEGATE',
+    'CONTRACT',
+    'VoteWitnessContract',
+  ],
   routes: tronRoutes,
 };

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app-context.ts';
 import type { FamilyModule } from '../../../chains/family.ts';
 import { CHAIN_NAMES } from '../../../chains/types.ts';
 import { chainAddressRoutes } from './addresses.ts';
+import { chainHistoryRoutes } from './history.ts';
 import { chainReadRoutes } from './reads.ts';
 
 /**
@@ -17,6 +18,7 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{
     for (const chain of CHAIN_NAMES.filter((name) => family.chains[name] !== undefined)) {
       const prefix = `/api/v2/${chain}`;
       await app.register(chainReadRoutes, { prefix, ctx, chain, family });
+      await app.register(chainHistoryRoutes, { prefix, ctx, chain, family });
       await app.register(chainAddressRoutes, { prefix, ctx, chain, family });
     }
   }
