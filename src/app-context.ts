@@ -12,6 +12,7 @@ import type { Logger } from './logger.ts';
 import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
 import type { AddressCustody } from './services/address-custody.ts';
+import type { ChainReads } from './services/chain-reads.ts';
 import type { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
@@ -34,6 +35,8 @@ export interface AppContext {
   hdWallets: HdWallets;
   /** Custodial addresses of every chain. */
   custody: AddressCustody;
+  /** The reads every chain has (head, blocks, transactions, receipts, native balances). */
+  reads: ChainReads;
   transactions: TransactionLog;
   /** The Tron use cases behind the Tron routes. */
   tron: TronService;

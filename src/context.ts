@@ -27,6 +27,7 @@ import {
 } from './prices/index.ts';
 import { AccountService } from './services/accounts.ts';
 import { AddressCustody } from './services/address-custody.ts';
+import { ChainReads } from './services/chain-reads.ts';
 import { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { TransactionLog } from './services/transaction-log.ts';
@@ -90,6 +91,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     addressKeys,
     hdWallets: new HdWallets(store.db, quotas, passwordThrottle, now),
     custody: new AddressCustody({ registry, addressKeys, familyOf }),
+    reads: new ChainReads({ registry, familyOf }),
     transactions,
     tron: new TronService({
       registry,

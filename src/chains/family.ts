@@ -4,13 +4,13 @@
  * shared routes ask the module; they never import a family's internals.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static, TSchema, TString } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.ts';
 import type { NodeEndpointConfig } from '../config.ts';
 import type { NetworkProbe } from './network-check.ts';
 import type { NodeClient } from './node-client.ts';
 import type { AdapterFactory } from './registry.ts';
-import type { ChainKeyPair, ChainName, HeadProbe, Network } from './types.ts';
+import type { ChainAdapter, ChainKeyPair, ChainName, HeadProbe, Network } from './types.ts';
 
 /** What the registry and the node monitor need of one served chain. */
 export interface ChainFamily {
@@ -84,6 +84,39 @@ export interface CustodyAnswers {
   listed: FamilyAnswer<[row: CustodyRow]>;
 }
 
+/** One read of a shared route whose answer is the family's: what it says, its schema, how a node is asked. */
+export interface FamilyRead<Input extends unknown[]> {
+  /** The operation's summary: what this family's answer holds. */
+  summary: string;
+  schema: TSchema;
+  read(adapter: ChainAdapter, ...input: Input): Promise<unknown>;
+}
+
+/** A read whose answer is checked against its schema's static type where the family defines it. */
+export function familyRead<Schema extends TSchema, Input extends unknown[]>(
+  summary: string,
+  schema: Schema,
+  read: (adapter: ChainAdapter, ...input: Input) => Promise<Static<Schema>>,
+): FamilyRead<Input> {
+  return { summary, schema, read };
+}
+
+/** The reads every chain has, as the family's Chaingateway answers them (the routes are shared). */
+export interface FamilyReads {
+  /** A block's number or hash, as the path names it. */
+  blockId: TString;
+  /** A transaction id, as the path names it. */
+  txid: TString;
+  blockNumber: FamilyRead<[]>;
+  block: FamilyRead<[id: string]>;
+  transaction: FamilyRead<[txid: string]>;
+  decodedTransaction: FamilyRead<[txid: string]>;
+  receipt: FamilyRead<[txid: string]>;
+  decodedReceipt: FamilyRead<[txid: string]>;
+  /** The native coin's balance of an address. */
+  balance: FamilyRead<[address: string]>;
+}
+
 /** Plugin options of a family's own routes. */
 export interface FamilyRoutesOptions {
   ctx: AppContext;
@@ -97,7 +130,10 @@ export interface FamilyModule {
   readonly keys: KeyCodec;
   readonly address: AddressForm;
   readonly custody: CustodyAnswers;
+  readonly reads: FamilyReads;
   transferTypes(chain: ChainName): TransferTypes;
+  /** The names the history's `type` takes on a chain (what a send moved or did), for its documentation. */
+  historyTypes(chain: ChainName): readonly string[];
   /** The routes only this family has, registered once for all its chains. */
   readonly routes: FastifyPluginAsyncTypebox<FamilyRoutesOptions>;
 }

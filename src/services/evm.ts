@@ -1,29 +1,25 @@
 import type { Kysely } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
-import type { EvmAdapter, RpcObject } from '../chains/evm/adapter.ts';
+import type { EvmAdapter } from '../chains/evm/adapter.ts';
 import { evmTransferTypes } from '../chains/evm/chains.ts';
 import { EvmContractError } from '../chains/evm/errors.ts';
 import { checksumAddress, evmAddressFieldMessage } from '../chains/evm/keys.ts';
 import { exportKeystore, importKeystore } from '../chains/evm/keystore.ts';
 import {
-  type Erc20DecimalsOrNull,
+  erc20DecimalsOrNull,
   HISTORY_NATIVE_TYPE,
   historyType,
-  lookupAmount,
-  type MovedAsset,
   movedAsset,
-  nodeTransactionFields,
-  optionalAddress,
   signedTransactionFields,
 } from '../chains/evm/moved-asset.ts';
 import { NonceManager } from '../chains/evm/nonce-manager.ts';
-import { transactionOutcome } from '../chains/evm/outcome.ts';
 import {
   clientTransaction,
   type UnsignedEvmTransaction,
   withTransactionNonce,
 } from '../chains/evm/transactions.ts';
+import { GWEI_DECIMALS, WEI_DECIMALS } from '../chains/evm/units.ts';
 import type { KeyCodec } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
@@ -69,9 +65,6 @@ interface PreparedSend {
   amount: string;
   build: (overrides: ReturnType<typeof overridesOf>) => Promise<UnsignedEvmTransaction>;
 }
-
-const WEI_DECIMALS = 18;
-const GWEI_DECIMALS = 9;
 
 /** The EVM use cases behind the routes of ethereum, bsc, polygon and arbitrum. */
 export class EvmService {
@@ -163,100 +156,7 @@ export class EvmService {
     return { private_key: `0x${key}` };
   }
 
-  // --- reads -----------------------------------------------------------------------------------
-
-  async blockNumber(chain: ChainName, network: Network) {
-    return { blocknumber: Number(await this.adapter(chain, network).getBlockNumber()) };
-  }
-
-  async block(chain: ChainName, network: Network, id: string) {
-    const block = await this.adapter(chain, network).getBlock(/^\d+$/.test(id) ? BigInt(id) : id);
-    if (block === null) throw new ApiError(404, 'Block not found');
-    return { ...block, miner: optionalAddress(block['miner']) ?? block['miner'] };
-  }
-
-  /** The spec's transaction view: the node's fields in decimal, `gasPrice` in gwei, the amount moved. */
-  async transaction(chain: ChainName, network: Network, hash: string) {
-    const adapter = this.adapter(chain, network);
-    const tx = await adapter.getTransaction(hash);
-    if (tx === null) throw new ApiError(422, 'transaction not found');
-    const transfer = await decodeTransfer(adapter, tx);
-    const dec = (key: string) =>
-      tx[key] === undefined || tx[key] === null ? null : BigInt(String(tx[key])).toString();
-    const gwei = (key: string) =>
-      tx[key] === undefined || tx[key] === null
-        ? null
-        : formatAmount(BigInt(String(tx[key])), GWEI_DECIMALS, { fixed: 10 });
-    return {
-      transaction: {
-        blockHash: (tx['blockHash'] as string | null) ?? null,
-        blockNumber: dec('blockNumber'),
-        from: checksumAddress(String(tx['from'])),
-        gas: dec('gas'),
-        gasPrice: gwei('gasPrice'),
-        hash: String(tx['hash']),
-        nonce: dec('nonce'),
-        to: optionalAddress(tx['to']),
-        transactionIndex: dec('transactionIndex'),
-        maxFeePerGas: gwei('maxFeePerGas'),
-        maxPriorityFeePerGas: gwei('maxPriorityFeePerGas'),
-        amount: lookupAmount(transfer),
-        contractaddress: transfer.contract,
-        type: transfer.type,
-      },
-    };
-  }
-
-  async decodedTransaction(chain: ChainName, network: Network, hash: string) {
-    const adapter = this.adapter(chain, network);
-    const tx = await adapter.getTransaction(hash);
-    if (tx === null) throw new ApiError(422, 'transaction not found');
-    const [receipt, head] = await Promise.all([adapter.getReceipt(hash), adapter.getBlockNumber()]);
-    const transfer = await decodeTransfer(adapter, tx);
-    const blocknumber = tx['blockNumber'] ? Number(BigInt(String(tx['blockNumber']))) : null;
-    return {
-      transaction: {
-        txid: String(tx['hash']),
-        from: transfer.from,
-        to: transfer.to,
-        amount: lookupAmount(transfer),
-        contractaddress: transfer.contract,
-        tokenid: transfer.tokenId?.toString() ?? null,
-        blocknumber,
-        confirmations: blocknumber === null ? 0 : Math.max(0, Number(head) - blocknumber + 1),
-        status: transactionOutcome(tx, receipt).status,
-        type: transfer.type,
-      },
-    };
-  }
-
-  async receipt(chain: ChainName, network: Network, hash: string, decoded: boolean) {
-    const adapter = this.adapter(chain, network);
-    const receipt = await adapter.getReceipt(hash);
-    if (receipt === null) throw new ApiError(422, 'transaction not found');
-    if (!decoded) return { transaction: checksummedReceipt(receipt) };
-    // The input tells whether a token transfer was asked for, whose Transfer event must then be there.
-    const tx = await adapter.getTransaction(hash);
-    const num = (key: string) => BigInt(String(receipt[key] ?? 0));
-    const fee = num('gasUsed') * num('effectiveGasPrice');
-    return {
-      txid: String(receipt['transactionHash']),
-      status: transactionOutcome(tx, receipt).status,
-      blocknumber: Number(num('blockNumber')),
-      from: checksumAddress(String(receipt['from'])),
-      to: optionalAddress(receipt['to']),
-      gasUsed: num('gasUsed').toString(),
-      effectiveGasPrice: formatAmount(num('effectiveGasPrice'), GWEI_DECIMALS),
-      fee: formatAmount(fee, WEI_DECIMALS),
-      contractaddress: optionalAddress(receipt['contractAddress']),
-      logs: ((receipt['logs'] as RpcObject[] | undefined) ?? []).length,
-    };
-  }
-
-  async balance(chain: ChainName, network: Network, address: string) {
-    const adapter = this.adapter(chain, network);
-    return formatAmount(await adapter.getBalance(address), WEI_DECIMALS, { fixed: WEI_DECIMALS });
-  }
+  // --- token, gas and NFT reads (the reads every chain has: chains/evm/reads.ts) ----------------
 
   async tokenBalance(chain: ChainName, network: Network, address: string, contract: string) {
     const { balance, decimals } = await contractRead(() =>
@@ -542,36 +442,6 @@ async function broadcastEntry(adapter: EvmAdapter, rawtx: string): Promise<Histo
     amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
     contractaddress: transfer.contract,
     tokenid: transfer.tokenId?.toString() ?? null,
-  };
-}
-
-/** What a transaction the node returned moves. */
-function decodeTransfer(adapter: EvmAdapter, tx: RpcObject): Promise<MovedAsset> {
-  return movedAsset(adapter.chain, nodeTransactionFields(tx), erc20DecimalsOrNull(adapter));
-}
-
-/** A contract that does not answer decimals() moved units of unknown size. */
-function erc20DecimalsOrNull(adapter: EvmAdapter): Erc20DecimalsOrNull {
-  return (contract) => adapter.getErc20Decimals(contract).catch(() => null);
-}
-
-/** The node's receipt with its addresses (sender, receiver, created contract, log emitters) checksummed. */
-function checksummedReceipt(receipt: RpcObject): RpcObject {
-  const logs = Array.isArray(receipt['logs']) ? (receipt['logs'] as unknown[]) : null;
-  return {
-    ...receipt,
-    from: optionalAddress(receipt['from']),
-    to: optionalAddress(receipt['to']),
-    contractAddress: optionalAddress(receipt['contractAddress']),
-    ...(logs === null
-      ? {}
-      : {
-          logs: logs.map((log) =>
-            typeof log === 'object' && log !== null && 'address' in log
-              ? { ...log, address: optionalAddress(log.address) }
-              : log,
-          ),
-        }),
   };
 }
 

@@ -14,8 +14,15 @@ import {
   generateEvmKey,
   isEvmAddress,
 } from './keys.ts';
+import { HISTORY_NATIVE_TYPE } from './moved-asset.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
+import { evmReads } from './reads.ts';
 import { evmRoutes } from './routes.ts';
+
+function evmFamilyTransferTypes(chain: ChainName) {
+  if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
+  return evmTransferTypes(chain);
+}
 
 export const evmFamily: FamilyModule = {
   name: 'evm',
@@ -44,9 +51,11 @@ export const evmFamily: FamilyModule = {
     canonical: checksumAddress,
   },
   custody: evmCustodyAnswers,
-  transferTypes: (chain) => {
-    if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
-    return evmTransferTypes(chain);
+  reads: evmReads,
+  transferTypes: evmFamilyTransferTypes,
+  historyTypes: (chain) => {
+    const { fungible, nft } = evmFamilyTransferTypes(chain);
+    return [HISTORY_NATIVE_TYPE, fungible, nft, 'raw'];
   },
   routes: evmRoutes,
 };

@@ -9,6 +9,7 @@ import { type EvmChainName, evmTransferTypes } from './chains.ts';
 import { checksumAddress, isEvmAddress } from './keys.ts';
 import { decodeTransaction, recoverSender } from './transactions.ts';
 import { decodeTransferCall } from './transfer-calls.ts';
+import { WEI_DECIMALS } from './units.ts';
 
 /** The fields of a transaction that say what it moves; addresses in EIP-55 form. */
 export interface TransactionFields {
@@ -37,7 +38,12 @@ export interface MovedAsset {
 /** An ERC20 contract's decimals; null when it does not answer decimals(). */
 export type Erc20DecimalsOrNull = (contract: Address) => Promise<number | null>;
 
-const WEI_DECIMALS = 18;
+/** A node's ERC20 decimals: a contract that does not answer decimals() moved units of unknown size. */
+export function erc20DecimalsOrNull(node: {
+  getErc20Decimals(contract: string): Promise<number>;
+}): Erc20DecimalsOrNull {
+  return (contract) => node.getErc20Decimals(contract).catch(() => null);
+}
 
 /** Chaingateway's history names a native coin transfer `default`, on every EVM chain. */
 export const HISTORY_NATIVE_TYPE = 'default';

@@ -4,9 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { type FieldError, invalidField, validationFailed } from '../../errors.ts';
 import { sendOk } from '../../http/envelope.ts';
-import { PageQuery, PaginatedEnvelope, sendPage } from '../../http/pagination.ts';
 import { routeSchema } from '../../http/route-schema.ts';
-import { HistoryRecord } from '../../http/routes/history-record.ts';
 import { NewWalletPassword, PrivateKey, WalletPassword } from '../../http/wallet-fields.ts';
 import type { FamilyRoutesOptions } from '../family.ts';
 import type { Network } from '../types.ts';
@@ -19,7 +17,6 @@ const Address = Type.String({
 });
 /** Where an EVM address sits in these routes' requests: the pattern checks its shape, not its checksum. */
 const ADDRESS_FIELDS = { body: ['from', 'to', 'contractaddress'], params: ['address', 'contract'] } as const;
-const Hash = Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: 'Transaction hash' });
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description: "Amount in the asset's units (ETH, BNB, POL, or the token's decimals)",
 });
@@ -142,52 +139,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
   const net = (r: { network: Network }) => r.network;
   const CREATED = 'Succesfully created transaction';
 
-  app.get(
-    '/blocks/number',
-    {
-      schema: routeSchema({
-        summary: 'Latest block number',
-        tags,
-        data: Type.Object({ blocknumber: Type.Integer() }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) => sendOk(reply, await evm.blockNumber(chain, net(r)), 'Latest block number fetched'),
-  );
-  app.get(
-    '/blocks/:block',
-    {
-      schema: routeSchema({
-        summary: 'A block by number or hash, as the node returns it',
-        tags,
-        params: Type.Object({ block: Type.String({ pattern: '^([0-9]{1,19}|0x[0-9a-fA-F]{64})$' }) }),
-        data: NodeJson,
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) => sendOk(reply, await evm.block(chain, net(r), r.params.block), 'Block fetched'),
-  );
-
-  app.get(
-    '/transactions',
-    {
-      schema: routeSchema({
-        summary: 'Transactions made through this gateway, failures included, 50 per page',
-        tags,
-        querystring: PageQuery,
-        data: Type.Array(HistoryRecord),
-        successBody: PaginatedEnvelope(HistoryRecord),
-      }),
-    },
-    async (r, reply) =>
-      sendPage(
-        r,
-        reply,
-        await ctx.transactions.list(r.userId, chain, net(r), r.query.page ?? 1),
-        'Succesfully parsed transactions',
-      ),
-  );
-
   app.post(
     '/transactions',
     { schema: sendSchema(`Send ${EVM_CHAINS[chain].nativeSymbol}`, tags, { amount: Amount }) },
@@ -250,76 +201,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
         await evm.broadcast(r.userId, chain, net(r), r.body.rawtx),
         'Succesfully created transaction',
         201,
-      ),
-  );
-
-  const byHash = Type.Object({ txid: Hash });
-  app.get(
-    '/transactions/:txid',
-    {
-      schema: routeSchema({
-        summary: 'A transaction: node fields in decimal, gas prices in gwei, the amount moved',
-        tags,
-        params: byHash,
-        data: Type.Object({ transaction: NodeJson }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(reply, await evm.transaction(chain, net(r), r.params.txid), 'Succesfully parsed transaction'),
-  );
-  app.get(
-    '/transactions/:txid/decoded',
-    {
-      schema: routeSchema({
-        summary: 'Decoded: from, to, amount, block, confirmations, status',
-        tags,
-        params: byHash,
-        data: Type.Object({ transaction: NodeJson }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(
-        reply,
-        await evm.decodedTransaction(chain, net(r), r.params.txid),
-        'Succesfully parsed transaction',
-      ),
-  );
-  app.get(
-    '/transactions/:txid/receipt',
-    {
-      schema: routeSchema({
-        summary: 'The receipt as the node returns it',
-        tags,
-        params: byHash,
-        data: Type.Object({ transaction: NodeJson }),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(
-        reply,
-        await evm.receipt(chain, net(r), r.params.txid, false),
-        'Succesfully parsed transaction receipt',
-      ),
-  );
-  app.get(
-    '/transactions/:txid/receipt/decoded',
-    {
-      schema: routeSchema({
-        summary: 'The receipt decoded: status, gas, fee',
-        tags,
-        params: byHash,
-        data: NodeJson,
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) =>
-      sendOk(
-        reply,
-        await evm.receipt(chain, net(r), r.params.txid, true),
-        'Succesfully parsed transaction receipt',
       ),
   );
 
@@ -410,19 +291,6 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       ),
   );
 
-  app.get(
-    '/balances/:address',
-    {
-      schema: routeSchema({
-        summary: "Native balance, a decimal string in the coin's units",
-        tags,
-        params: AddressParams,
-        data: Type.String(),
-        errors: [404, 502, 503],
-      }),
-    },
-    async (r, reply) => sendOk(reply, await evm.balance(chain, net(r), r.params.address), 'Balance fetched'),
-  );
   for (const segment of fungibleSegments) {
     app.get(
       `/balances/:address/${segment}/:contract`,

@@ -5,6 +5,7 @@ import { isTronAddress, toBase58Address } from './address.ts';
 import { tronCustodyAnswers } from './custody-answers.ts';
 import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
 import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
+import { tronReads } from './reads.ts';
 import { tronRoutes } from './routes/index.ts';
 
 export const tronFamily: FamilyModule = {
@@ -32,6 +33,19 @@ export const tronFamily: FamilyModule = {
     canonical: toBase58Address,
   },
   custody: tronCustodyAnswers,
+  reads: tronReads,
   transferTypes: () => ({ native: 'TRX', fungible: 'TRC20', nft: 'TRC721' }),
+  historyTypes: () => [
+    'TRX',
+    'TRC10',
+    'TRC20',
+    'TRC721',
+    'FREEZE',
+    'UNFREEZE',
+    'DELEGATE',
+    'UNDELEGATE',
+    'CONTRACT',
+    'VoteWitnessContract',
+  ],
   routes: tronRoutes,
 };

@@ -1,10 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../app-context.ts';
 import { sendOk } from '../../../http/envelope.ts';
-import { PageQuery, PaginatedEnvelope, sendPage } from '../../../http/pagination.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
-import { HistoryRecord } from '../../../http/routes/history-record.ts';
 import type { TronService } from '../../../services/tron.ts';
 import {
   Amount,
@@ -26,31 +23,11 @@ const SIGNING =
   'password that does not match `from` answers 422 `Validate signature error ...`; too little TRX answers 422 ' +
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
-/** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
-export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
-  ctx: AppContext;
-  tron: TronService;
-}> = async (app, { ctx, tron }) => {
-  app.get(
-    '/transactions',
-    {
-      schema: routeSchema({
-        summary: 'Transactions made through this gateway, failures included, 50 per page',
-        tags,
-        querystring: PageQuery,
-        data: Type.Array(HistoryRecord),
-        successBody: PaginatedEnvelope(HistoryRecord),
-      }),
-    },
-    async (request, reply) =>
-      sendPage(
-        request,
-        reply,
-        await ctx.transactions.list(request.userId, 'tron', request.network, request.query.page ?? 1),
-        'Succesfully parsed transactions',
-      ),
-  );
-
+/** Sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
+export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (
+  app,
+  { tron },
+) => {
   app.post(
     '/transactions',
     {

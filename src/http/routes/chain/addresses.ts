@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../custody/address-keys.ts';
-import { type FieldError, validationFailed } from '../../../errors.ts';
 import { sendOk } from '../../envelope.ts';
 import { routeSchema } from '../../route-schema.ts';
 import { NewWalletPassword, WalletPassword } from '../../wallet-fields.ts';
+import { addressParams, refuseMistypedAddress } from './address-param.ts';
 import type { ChainRoutesOptions } from './options.ts';
 
 const PASSWORD_RULE = `A password (${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters) seals the key with scrypt + AES-256-GCM; it is never stored.`;
@@ -18,17 +18,10 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
   const tags = [`${chain} addresses`];
   const { custody } = ctx;
   const { created, listed } = family.custody;
-  const AddressParams = Type.Object({
-    address: Type.String({ pattern: family.address.pattern, description: family.address.description }),
-  });
+  const AddressParams = addressParams(family);
   const target = (request: FastifyRequest) => ({ userId: request.userId, chain, network: request.network });
 
-  /** After schema validation: what the address pattern cannot see (an EIP-55 typo) is refused first. */
-  const refuseMistypedAddress = async (request: FastifyRequest<{ Params: { address: string } }>) => {
-    const problem = family.address.fieldProblem('address', request.params.address);
-    const errors: FieldError[] = problem === null ? [] : [{ field: 'address', message: problem }];
-    if (errors.length > 0) throw validationFailed(errors);
-  };
+  const refuseMistyped = refuseMistypedAddress(family);
 
   app.get(
     '/addresses',
@@ -88,7 +81,7 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
       method,
       url: '/addresses/:address',
       schema: changePassword,
-      preHandler: refuseMistypedAddress,
+      preHandler: refuseMistyped,
       handler: async (request, reply) => {
         const { old_password, new_password } = request.body;
         await custody.changePassword(target(request), request.params.address, old_password, new_password);
@@ -107,7 +100,7 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
         data: Type.Array(Type.Never()),
         errors: [404],
       }),
-      preHandler: refuseMistypedAddress,
+      preHandler: refuseMistyped,
     },
     async (request, reply) => {
       await custody.remove(target(request), request.params.address);

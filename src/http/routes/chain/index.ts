@@ -3,6 +3,8 @@ import type { AppContext } from '../../../app-context.ts';
 import type { FamilyModule } from '../../../chains/family.ts';
 import { CHAIN_NAMES } from '../../../chains/types.ts';
 import { chainAddressRoutes } from './addresses.ts';
+import { chainHistoryRoutes } from './history.ts';
+import { chainReadRoutes } from './reads.ts';
 
 /**
  * The routes every chain has, written once and registered for each served chain under its own prefix,
@@ -14,7 +16,10 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { ctx, families }) => {
   for (const family of families) {
     for (const chain of CHAIN_NAMES.filter((name) => family.chains[name] !== undefined)) {
-      await app.register(chainAddressRoutes, { prefix: `/api/v2/${chain}`, ctx, chain, family });
+      const prefix = `/api/v2/${chain}`;
+      await app.register(chainReadRoutes, { prefix, ctx, chain, family });
+      await app.register(chainHistoryRoutes, { prefix, ctx, chain, family });
+      await app.register(chainAddressRoutes, { prefix, ctx, chain, family });
     }
   }
 };
