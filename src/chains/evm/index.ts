@@ -16,6 +16,7 @@ import {
 } from './keys.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
 import { evmRoutes } from './routes.ts';
+import { evmSendWording } from './send-wording.ts';
 
 export const evmFamily: FamilyModule = {
   name: 'evm',
@@ -48,6 +49,7 @@ export const evmFamily: FamilyModule = {
     if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
     return evmTransferTypes(chain);
   },
+  sends: evmSendWording,
   routes: evmRoutes,
 };
 

@@ -6,6 +6,7 @@ import { tronCustodyAnswers } from './custody-answers.ts';
 import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
 import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
 import { tronRoutes } from './routes/index.ts';
+import { tronSendWording } from './send-wording.ts';
 
 export const tronFamily: FamilyModule = {
   name: 'tron',
@@ -33,5 +34,6 @@ export const tronFamily: FamilyModule = {
   },
   custody: tronCustodyAnswers,
   transferTypes: () => ({ native: 'TRX', fungible: 'TRC20', nft: 'TRC721' }),
+  sends: tronSendWording,
   routes: tronRoutes,
 };

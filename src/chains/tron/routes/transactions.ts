@@ -5,7 +5,8 @@ import { sendOk } from '../../../http/envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../../../http/pagination.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
 import { HistoryRecord } from '../../../http/routes/history-record.ts';
-import type { TronService } from '../../../services/tron.ts';
+import type { SendScope } from '../../../services/send-pipeline.ts';
+import type { Network } from '../../types.ts';
 import {
   Amount,
   FeeLimit,
@@ -27,10 +28,14 @@ const SIGNING =
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
 /** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
-export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
-  ctx: AppContext;
-  tron: TronService;
-}> = async (app, { ctx, tron }) => {
+export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { sends, tronSends } = ctx;
+  /** Who sends, where: the send pipeline's scope. */
+  const sender = (request: { userId: string; network: Network }): SendScope => ({
+    userId: request.userId,
+    chain: 'tron',
+    network: request.network,
+  });
   app.get(
     '/transactions',
     {
@@ -65,7 +70,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrx(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trx(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -89,7 +99,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrc20(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trc20(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -112,7 +127,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrc10(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trc10(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -137,7 +157,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrc721(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trc721(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -159,7 +184,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const body = request.body;
       const tx = 'transaction' in body ? body.transaction : body;
-      return sendOk(reply, await tron.broadcast(request.userId, request.network, tx), CREATED, 201);
+      return sendOk(
+        reply,
+        await sends.broadcast(sender(request), tronSends.signed(request.network, tx)),
+        CREATED,
+        201,
+      );
     },
   );
 };
