@@ -1,5 +1,12 @@
 import type { QuotaService } from '../accounts/quotas.ts';
-import type { FamilyModule, PreparedSend, SendRecord, SignedBroadcast } from '../chains/family.ts';
+import type {
+  BuiltSend,
+  FamilyModule,
+  KeyRefusal,
+  PreparedSend,
+  SendRecord,
+  SignedBroadcast,
+} from '../chains/family.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
@@ -21,10 +28,10 @@ export interface SendScope {
 }
 
 /**
- * Every send of every family, once: the family has checked the request's fields; here the transaction
- * is built, the key unlocked (the address's password, or the caller's private key, which must be
- * `from`'s), one `transactions` unit reserved, the transaction signed and broadcast, and the outcome
- * recorded in the history. A refusal after the reservation gives the unit back.
+ * Every send of every family, once: the family has checked the request's fields; here the key is
+ * unlocked (the address's password, or the caller's private key, which must be `from`'s), the
+ * transaction built, one `transactions` unit reserved, the transaction signed and broadcast, and the
+ * outcome recorded in the history. A refusal after the reservation gives the unit back.
  *
  * The failure policy, one for all families: every attempt that reached the node or the signing is in
  * the history, refused or not (the node refusing to build it, the pre-flight, the broadcast); a request
@@ -35,17 +42,20 @@ export class SendPipeline {
 
   async send(scope: SendScope, proof: SigningProof, prepared: PreparedSend) {
     const family = this.family(scope.chain);
-    let built: Awaited<ReturnType<PreparedSend['build']>>;
+    // The key first: a wrong password is refused (and throttled) before the node is asked anything.
+    const key = await this.signingKey(scope, proof, prepared.from);
+    let built: BuiltSend;
     try {
       built = await prepared.build();
     } catch (error) {
-      await this.recordFailure(scope, prepared.record, null, error);
+      if (typeof key === 'string') await this.recordFailure(scope, prepared.record, null, error);
       throw family.sends.answer(error);
     }
-    const privateKey = await this.signingKey(scope, proof, prepared.from, built.txid);
+    // Another address's key is refused once built, so that the refusal can name the transaction (Tron).
+    if (typeof key !== 'string') throw family.sends.keyRefused(key, prepared.from, built.txid);
     return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
       try {
-        const sent = await built.send(privateKey);
+        const sent = await built.send(key);
         await this.recordSent(scope, prepared.record, sent.txid);
         return sent.data;
       } catch (error) {
@@ -78,18 +88,23 @@ export class SendPipeline {
     return family;
   }
 
-  /** The key that signs for `from`; a key that cannot is worded by the family, and leaves no row. */
-  private async signingKey(scope: SendScope, proof: SigningProof, from: string, txid: string | null) {
+  /**
+   * The key that signs for `from`, or why another address's key cannot; a wrong password is refused
+   * here in the family's words. Neither leaves a row.
+   */
+  private async signingKey(
+    scope: SendScope,
+    proof: SigningProof,
+    from: string,
+  ): Promise<string | KeyRefusal> {
     const family = this.family(scope.chain);
     try {
       return await this.deps.addressKeys.signingKey({ ...scope, codec: family.keys }, from, proof);
     } catch (error) {
       if (error instanceof WrongPasswordError) {
-        throw family.sends.keyRefused({ kind: 'wrong-password' }, from, txid);
+        throw family.sends.keyRefused({ kind: 'wrong-password' }, from, null);
       }
-      if (error instanceof KeyMismatchError) {
-        throw family.sends.keyRefused({ kind: 'other-signer', signer: error.signer }, from, txid);
-      }
+      if (error instanceof KeyMismatchError) return { kind: 'other-signer', signer: error.signer };
       throw error;
     }
   }
