@@ -1,7 +1,9 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import type { QuotaService } from './accounts/quotas.ts';
 import type { UserDirectory } from './accounts/users.ts';
+import type { EvmSends } from './chains/evm/sends.ts';
 import type { ChainRegistry } from './chains/registry.ts';
+import type { TronSends } from './chains/tron/sends.ts';
 import type { Config } from './config.ts';
 import type { AddressKeys } from './custody/address-keys.ts';
 import type { HdWallets } from './custody/hd-wallets.ts';
@@ -15,6 +17,7 @@ import type { AddressCustody } from './services/address-custody.ts';
 import type { ChainReads } from './services/chain-reads.ts';
 import type { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
+import type { SendPipeline } from './services/send-pipeline.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
 import type { TronService } from './services/tron.ts';
 import type { Store } from './store/store.ts';
@@ -42,6 +45,12 @@ export interface AppContext {
   tron: TronService;
   /** The EVM use cases behind the routes of every EVM chain. */
   evm: EvmService;
+  /** Every send of every family: build, key, quota, sign, broadcast, history. */
+  sends: SendPipeline;
+  /** The Tron side of the sends: fields, builds, signing, staking. */
+  tronSends: TronSends;
+  /** The EVM side of the sends: fields, builds, nonces. */
+  evmSends: EvmSends;
   masterKey: MasterKey;
   webhooks: WebhookService;
   notificationLog: NotificationLog;

@@ -3,10 +3,11 @@ import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
 import { evmFamily } from './chains/evm/index.ts';
+import { EvmSends } from './chains/evm/sends.ts';
 import { CHAIN_FAMILIES, familyOf } from './chains/families.ts';
 import type { ChainFamily } from './chains/family.ts';
 import { buildRegistry } from './chains/registry.ts';
-import { tronFamily } from './chains/tron/index.ts';
+import { TronSends } from './chains/tron/sends.ts';
 import type { ChainName } from './chains/types.ts';
 import { type Config, ConfigError } from './config.ts';
 import { AddressKeys } from './custody/address-keys.ts';
@@ -30,6 +31,7 @@ import { AddressCustody } from './services/address-custody.ts';
 import { ChainReads } from './services/chain-reads.ts';
 import { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
+import { SendPipeline } from './services/send-pipeline.ts';
 import { TransactionLog } from './services/transaction-log.ts';
 import { TronService } from './services/tron.ts';
 import { assertReachable, migrateToLatest, openStore } from './store/store.ts';
@@ -93,23 +95,11 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     custody: new AddressCustody({ registry, addressKeys, familyOf }),
     reads: new ChainReads({ registry, familyOf }),
     transactions,
-    tron: new TronService({
-      registry,
-      addressKeys,
-      transactions,
-      quotas,
-      keys: tronFamily.keys,
-      feeLimitSun: config.tronFeeLimitSun,
-    }),
-    evm: new EvmService({
-      db: store.db,
-      dialect: store.dialect,
-      registry,
-      addressKeys,
-      transactions,
-      quotas,
-      keys: evmFamily.keys,
-    }),
+    tron: new TronService({ registry }),
+    evm: new EvmService({ registry, addressKeys, keys: evmFamily.keys }),
+    sends: new SendPipeline({ addressKeys, transactions, quotas, familyOf }),
+    tronSends: new TronSends({ registry, feeLimitSun: config.tronFeeLimitSun }),
+    evmSends: new EvmSends({ db: store.db, dialect: store.dialect, registry }),
     masterKey,
     webhooks: new WebhookService(
       store.db,

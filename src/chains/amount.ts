@@ -197,3 +197,8 @@ function tooManyDecimalsMessage(decimals: number): string {
   if (decimals === 0) return 'amount must be a whole number';
   return `amount has more than ${decimals} decimal${decimals === 1 ? '' : 's'}`;
 }
+
+/** Amounts in the history: the asset's units with 12 decimals, as Chaingateway lists them (more when needed). */
+export function historyAmount(units: bigint, decimals: number): string {
+  return formatAmount(units, decimals, { fixed: Math.max(12, decimals) });
+}

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static, TSchema, TString } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.ts';
 import type { NodeEndpointConfig } from '../config.ts';
+import type { ApiError } from '../errors.ts';
 import type { NetworkProbe } from './network-check.ts';
 import type { NodeClient } from './node-client.ts';
 import type { AdapterFactory } from './registry.ts';
@@ -117,6 +118,76 @@ export interface FamilyReads {
   balance: FamilyRead<[address: string]>;
 }
 
+/** What the history records of one send besides who made it, where, its txid and its answer. */
+export interface SendRecord {
+  type: string;
+  from: string | null;
+  to: string | null;
+  /** Decimal text in the asset's units; null while (or when) unknown. */
+  amount: string | null;
+  contractaddress?: string | null;
+  tokenid?: string | null;
+}
+
+/** Why a key offered for `from` cannot sign: its password is wrong, or it is another address's key. */
+export type KeyRefusal = { kind: 'wrong-password' } | { kind: 'other-signer'; signer: string };
+
+/** A refused send's history row, in the family's words. */
+export interface FailedSendRow {
+  txid: string | null;
+  response: unknown;
+  httpStatus: number;
+}
+
+/**
+ * How a family words a send's refusals. Which refusals the history keeps is the send pipeline's one
+ * policy (services/send-pipeline.ts); how they read is the family's.
+ */
+export interface SendWording {
+  /** The answer to a key that cannot sign for `from`; `txid` is the built transaction's, when known. */
+  keyRefused(refusal: KeyRefusal, from: string, txid: string | null): ApiError;
+  /** The answer the history keeps of a broadcast transaction. */
+  sentResponse(txid: string): unknown;
+  /** The history row of a refusal; `txid` is the built transaction's, when known. */
+  failureRow(error: ApiError, txid: string | null): FailedSendRow;
+  /** What the caller is answered for a refusal (Tron: the node's words in their documented short form). */
+  answer(error: unknown): unknown;
+}
+
+/** One send whose fields the family checked, ready for the send pipeline. */
+export interface PreparedSend {
+  /** The address whose key signs. */
+  readonly from: string;
+  /** The history entry; `build` fills in an amount whose units only the node knows (token decimals). */
+  readonly record: SendRecord;
+  /** Asks the node: reads what the amount needs and builds the transaction, checking it can work. */
+  build(): Promise<BuiltSend>;
+}
+
+/** A built transaction, waiting for its key. */
+export interface BuiltSend {
+  /** Its id when known before signing (Tron), which a key refusal names. */
+  readonly txid: string | null;
+  /** Pre-flights, signs with `privateKey` and broadcasts; answers the txid and the answer's data. */
+  send(privateKey: string): Promise<SentTransaction>;
+}
+
+export interface SentTransaction {
+  txid: string;
+  /** The answer's data: `{ txid }`, and whatever else the family adds (Tron: the resource estimate). */
+  data: { txid: string } & Record<string, unknown>;
+}
+
+/** A transaction signed outside the gateway, ready for the send pipeline. */
+export interface SignedBroadcast {
+  /** Its id when readable before broadcasting. */
+  readonly txid: string | null;
+  /** What the history records of it, read from the transaction before it is broadcast. */
+  record(): Promise<SendRecord>;
+  /** Broadcasts it; answers its txid. */
+  broadcast(): Promise<string>;
+}
+
 /** Plugin options of a family's own routes. */
 export interface FamilyRoutesOptions {
   ctx: AppContext;
@@ -134,6 +205,8 @@ export interface FamilyModule {
   transferTypes(chain: ChainName): TransferTypes;
   /** The names the history's `type` takes on a chain (what a send moved or did), for its documentation. */
   historyTypes(chain: ChainName): readonly string[];
+  /** How this family's sends word their refusals. */
+  readonly sends: SendWording;
   /** The routes only this family has, registered once for all its chains. */
   readonly routes: FastifyPluginAsyncTypebox<FamilyRoutesOptions>;
 }

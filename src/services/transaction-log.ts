@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { formatAmount } from '../chains/amount.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import type { Database } from '../store/schema.ts';
 
@@ -127,9 +126,4 @@ export class TransactionLog {
 /** Laravel's timestamp form: `2024-02-13T09:00:18.000000Z` (microseconds, Z). */
 export function isoMicros(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
-
-/** Amounts in the history: the asset's units with 12 decimals, as Chaingateway lists them (more when needed). */
-export function historyAmount(units: bigint, decimals: number): string {
-  return formatAmount(units, decimals, { fixed: Math.max(12, decimals) });
 }

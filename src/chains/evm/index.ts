@@ -18,6 +18,7 @@ import { HISTORY_NATIVE_TYPE } from './moved-asset.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
 import { evmReads } from './reads.ts';
 import { evmRoutes } from './routes.ts';
+import { evmSendWording } from './send-wording.ts';
 
 function evmFamilyTransferTypes(chain: ChainName) {
   if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
@@ -57,6 +58,7 @@ export const evmFamily: FamilyModule = {
     const { fungible, nft } = evmFamilyTransferTypes(chain);
     return [HISTORY_NATIVE_TYPE, fungible, nft, 'raw'];
   },
+  sends: evmSendWording,
   routes: evmRoutes,
 };
 

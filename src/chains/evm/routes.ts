@@ -129,7 +129,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
   app,
   { ctx, chain },
 ) => {
-  const { evm } = ctx;
+  const { evm, sends, evmSends } = ctx;
   const tags = [chain];
   const { fungible, nft } = EVM_CHAINS[chain].tokenSegments;
   // BSC names its tokens bep20/bep721 and accepts the erc names too.
@@ -137,19 +137,33 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
   const nftSegments = [...new Set([nft, 'erc721'])];
   app.addHook('preHandler', refuseMistypedAddresses);
   const net = (r: { network: Network }) => r.network;
+  /** Who sends, where: the send pipeline's scope. */
+  const sender = (r: FastifyRequest) => ({ userId: r.userId, chain, network: net(r) });
   const CREATED = 'Succesfully created transaction';
 
   app.post(
     '/transactions',
     { schema: sendSchema(`Send ${EVM_CHAINS[chain].nativeSymbol}`, tags, { amount: Amount }) },
-    async (r, reply) => sendOk(reply, await evm.sendNative(r.userId, chain, net(r), r.body), CREATED, 201),
+    async (r, reply) =>
+      sendOk(
+        reply,
+        await sends.send(sender(r), r.body, evmSends.native(chain, net(r), r.body)),
+        CREATED,
+        201,
+      ),
   );
   for (const segment of fungibleSegments) {
     const summary = `Send a ${fungible.toUpperCase()} token (amount in the token's units)`;
     app.post(
       `/transactions/${segment}`,
       { schema: sendSchema(summary, tags, { contractaddress: Address, amount: Amount }) },
-      async (r, reply) => sendOk(reply, await evm.sendToken(r.userId, chain, net(r), r.body), CREATED, 201),
+      async (r, reply) =>
+        sendOk(
+          reply,
+          await sends.send(sender(r), r.body, evmSends.token(chain, net(r), r.body)),
+          CREATED,
+          201,
+        ),
     );
   }
   for (const segment of nftSegments) {
@@ -157,7 +171,8 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
     app.post(
       `/transactions/${segment}`,
       { schema: sendSchema(summary, tags, { contractaddress: Address, tokenId: TokenId }) },
-      async (r, reply) => sendOk(reply, await evm.sendNft(r.userId, chain, net(r), r.body), CREATED, 201),
+      async (r, reply) =>
+        sendOk(reply, await sends.send(sender(r), r.body, evmSends.nft(chain, net(r), r.body)), CREATED, 201),
     );
   }
 
@@ -178,7 +193,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
         errors: [400, 404, 502, 503],
       }),
     },
-    async (r, reply) => sendOk(reply, await evm.build(chain, net(r), r.body), 'Transaction built'),
+    async (r, reply) => sendOk(reply, await evmSends.build(chain, net(r), r.body), 'Transaction built'),
   );
 
   app.post(
@@ -198,7 +213,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
     async (r, reply) =>
       sendOk(
         reply,
-        await evm.broadcast(r.userId, chain, net(r), r.body.rawtx),
+        await sends.broadcast(sender(r), evmSends.signed(chain, net(r), r.body.rawtx)),
         'Succesfully created transaction',
         201,
       ),

@@ -7,6 +7,7 @@ import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
 import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
 import { tronReads } from './reads.ts';
 import { tronRoutes } from './routes/index.ts';
+import { tronSendWording } from './send-wording.ts';
 
 export const tronFamily: FamilyModule = {
   name: 'tron',
@@ -47,5 +48,6 @@ export const tronFamily: FamilyModule = {
     'CONTRACT',
     'VoteWitnessContract',
   ],
+  sends: tronSendWording,
   routes: tronRoutes,
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sendOk } from '../../../http/envelope.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
-import type { TronService } from '../../../services/tron.ts';
+import type { TronSends } from '../sends.ts';
 import {
   Amount,
   FeeLimit,
@@ -24,7 +24,7 @@ const BUILD =
   'a refusal by the node (e.g. `balance is not sufficient`) answers 422.';
 
 /** Unsigned builds of every Tron send: TRX, TRC10, TRC20 and TRC721, for the caller to sign. */
-export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (app, { tron }) => {
+export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ sends: TronSends }> = async (app, { sends }) => {
   app.post(
     '/transactions/build',
     {
@@ -37,7 +37,7 @@ export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> =
         errors: [404, 502, 503],
       }),
     },
-    async (request, reply) => sendOk(reply, await tron.buildTrx(request.network, request.body), BUILT),
+    async (request, reply) => sendOk(reply, await sends.buildTrx(request.network, request.body), BUILT),
   );
 
   app.post(
@@ -52,7 +52,7 @@ export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> =
         errors: [400, 404, 502, 503],
       }),
     },
-    async (request, reply) => sendOk(reply, await tron.buildTrc10(request.network, request.body), BUILT),
+    async (request, reply) => sendOk(reply, await sends.buildTrc10(request.network, request.body), BUILT),
   );
 
   app.post(
@@ -73,7 +73,7 @@ export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> =
         errors: [400, 404, 502, 503],
       }),
     },
-    async (request, reply) => sendOk(reply, await tron.buildTrc20(request.network, request.body), BUILT),
+    async (request, reply) => sendOk(reply, await sends.buildTrc20(request.network, request.body), BUILT),
   );
 
   app.post(
@@ -95,6 +95,6 @@ export const tronBuildRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> =
         errors: [404, 502, 503],
       }),
     },
-    async (request, reply) => sendOk(reply, await tron.buildTrc721(request.network, request.body), BUILT),
+    async (request, reply) => sendOk(reply, await sends.buildTrc721(request.network, request.body), BUILT),
   );
 };

@@ -13,8 +13,8 @@ const prefix = '/api/v2/tron';
 export const tronRoutes: FastifyPluginAsyncTypebox<FamilyRoutesOptions> = async (app, { ctx }) => {
   const { tron } = ctx;
   await app.register(tronReadRoutes, { prefix, tron });
-  await app.register(tronTransactionRoutes, { prefix, tron });
-  await app.register(tronBuildRoutes, { prefix, tron });
+  await app.register(tronTransactionRoutes, { prefix, ctx });
+  await app.register(tronBuildRoutes, { prefix, sends: ctx.tronSends });
   await app.register(tronAddressRoutes, { prefix, custody: ctx.custody });
-  await app.register(tronStakingRoutes, { prefix, tron });
+  await app.register(tronStakingRoutes, { prefix, pipeline: ctx.sends, sends: ctx.tronSends });
 };

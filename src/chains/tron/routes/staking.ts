@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sendOk } from '../../../http/envelope.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
-import type { TronService } from '../../../services/tron.ts';
+import type { SendPipeline } from '../../../services/send-pipeline.ts';
+import type { TronSends } from '../sends.ts';
 import { Amount, Resource, SigningFields, TronAddress } from './schemas.ts';
 
 const ACTIONS = [
@@ -23,7 +24,10 @@ const ACTIONS = [
 ] as const;
 
 /** Stake 2.0: freeze, unfreeze, delegate, undelegate; amounts in TRX, signed like sends. */
-export const tronStakingRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (app, { tron }) => {
+export const tronStakingRoutes: FastifyPluginAsyncTypebox<{
+  pipeline: SendPipeline;
+  sends: TronSends;
+}> = async (app, { pipeline, sends }) => {
   for (const { action, summary, message, receiver } of ACTIONS) {
     app.post(
       `/${action}`,
@@ -45,7 +49,15 @@ export const tronStakingRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }>
         }),
       },
       async (request, reply) =>
-        sendOk(reply, await tron.stake(request.userId, request.network, action, request.body), message),
+        sendOk(
+          reply,
+          await pipeline.send(
+            { userId: request.userId, chain: 'tron', network: request.network },
+            request.body,
+            sends.stake(request.network, action, request.body),
+          ),
+          message,
+        ),
     );
   }
 };

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../app-context.ts';
 import { sendOk } from '../../../http/envelope.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
-import type { TronService } from '../../../services/tron.ts';
+import type { SendScope } from '../../../services/send-pipeline.ts';
+import type { Network } from '../../types.ts';
 import {
   Amount,
   FeeLimit,
@@ -23,11 +25,15 @@ const SIGNING =
   'password that does not match `from` answers 422 `Validate signature error ...`; too little TRX answers 422 ' +
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
-/** Sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
-export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (
-  app,
-  { tron },
-) => {
+/** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
+export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { sends, tronSends } = ctx;
+  /** Who sends, where: the send pipeline's scope. */
+  const sender = (request: { userId: string; network: Network }): SendScope => ({
+    userId: request.userId,
+    chain: 'tron',
+    network: request.network,
+  });
   app.post(
     '/transactions',
     {
@@ -42,7 +48,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronServic
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrx(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trx(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -66,7 +77,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronServic
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrc20(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trc20(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -89,7 +105,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronServic
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrc10(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trc10(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -114,7 +135,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronServic
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.sendTrc721(request.userId, request.network, request.body), CREATED, 201),
+      sendOk(
+        reply,
+        await sends.send(sender(request), request.body, tronSends.trc721(request.network, request.body)),
+        CREATED,
+        201,
+      ),
   );
 
   app.post(
@@ -136,7 +162,12 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ tron: TronServic
     async (request, reply) => {
       const body = request.body;
       const tx = 'transaction' in body ? body.transaction : body;
-      return sendOk(reply, await tron.broadcast(request.userId, request.network, tx), CREATED, 201);
+      return sendOk(
+        reply,
+        await sends.broadcast(sender(request), tronSends.signed(request.network, tx)),
+        CREATED,
+        201,
+      );
     },
   );
 };

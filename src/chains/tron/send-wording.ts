@@ -1,0 +1,34 @@
+import { ApiError } from '../../errors.ts';
+import type { SendWording } from '../family.ts';
+import { toBase58Address } from './address.ts';
+import { TronBroadcastError, TronNodeError } from './errors.ts';
+
+/**
+ * Tron sends answer as the node words it in the API's documented form (`balance is not sufficient`,
+ * `Validate signature error ...`); the history keeps the node's code and whole message.
+ */
+export const tronSendWording: SendWording = {
+  keyRefused: (refusal, from, txid) =>
+    refusal.kind === 'wrong-password'
+      ? new ApiError(
+          422,
+          `Validate signature error: the password does not open the key of ${toBase58Address(from)}`,
+        )
+      : new ApiError(
+          422,
+          `Validate signature error: ${txid} is signed by ${refusal.signer} but it is not contained of permission.`,
+        ),
+  sentResponse: (txid) => ({ result: true, txid }),
+  failureRow: (error, txid) =>
+    error instanceof TronBroadcastError || error instanceof TronNodeError
+      ? { txid, response: { code: error.code, message: error.message }, httpStatus: 422 }
+      : { txid, response: { code: null, message: error.message }, httpStatus: error.status },
+  answer: tronAnswer,
+};
+
+/** The node's words, in the API's documented form (`balance is not sufficient`, `Validate signature error ...`). */
+export function tronAnswer(error: unknown): unknown {
+  if (error instanceof TronBroadcastError || error instanceof TronNodeError)
+    return new ApiError(422, error.apiMessage);
+  return error;
+}

@@ -1,0 +1,128 @@
+import type { QuotaService } from '../accounts/quotas.ts';
+import type {
+  BuiltSend,
+  FamilyModule,
+  KeyRefusal,
+  PreparedSend,
+  SendRecord,
+  SignedBroadcast,
+} from '../chains/family.ts';
+import type { ChainName, Network } from '../chains/types.ts';
+import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
+import { WrongPasswordError } from '../custody/key-vault.ts';
+import { ApiError, VALIDATION_FAILED } from '../errors.ts';
+import type { TransactionLog } from './transaction-log.ts';
+
+export interface SendPipelineDeps {
+  addressKeys: AddressKeys;
+  transactions: TransactionLog;
+  quotas: QuotaService;
+  familyOf: (chain: ChainName) => FamilyModule | undefined;
+}
+
+/** Who sends, on which chain and network. */
+export interface SendScope {
+  userId: string;
+  chain: ChainName;
+  network: Network;
+}
+
+/**
+ * Every send of every family, once: the family has checked the request's fields; here the key is
+ * unlocked (the address's password, or the caller's private key, which must be `from`'s), the
+ * transaction built, one `transactions` unit reserved, the transaction signed and broadcast, and the
+ * outcome recorded in the history. A refusal after the reservation gives the unit back.
+ *
+ * The failure policy, one for all families: every attempt that reached the node or the signing is in
+ * the history, refused or not (the node refusing to build it, the pre-flight, the broadcast); a request
+ * refused for a malformed field, a wrong password or another address's key leaves no row.
+ */
+export class SendPipeline {
+  constructor(private readonly deps: SendPipelineDeps) {}
+
+  async send(scope: SendScope, proof: SigningProof, prepared: PreparedSend) {
+    const family = this.family(scope.chain);
+    // The key first: a wrong password is refused (and throttled) before the node is asked anything.
+    const key = await this.signingKey(scope, proof, prepared.from);
+    let built: BuiltSend;
+    try {
+      built = await prepared.build();
+    } catch (error) {
+      if (typeof key === 'string') await this.recordFailure(scope, prepared.record, null, error);
+      throw family.sends.answer(error);
+    }
+    // Another address's key is refused once built, so that the refusal can name the transaction (Tron).
+    if (typeof key !== 'string') throw family.sends.keyRefused(key, prepared.from, built.txid);
+    return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
+      try {
+        const sent = await built.send(key);
+        await this.recordSent(scope, prepared.record, sent.txid);
+        return sent.data;
+      } catch (error) {
+        await this.recordFailure(scope, prepared.record, built.txid, error);
+        throw family.sends.answer(error);
+      }
+    });
+  }
+
+  /** A transaction signed outside the gateway: the same reservation and records as a send. */
+  async broadcast(scope: SendScope, signed: SignedBroadcast): Promise<{ txid: string }> {
+    const family = this.family(scope.chain);
+    // Read before broadcasting: once the node has the transaction, a failed lookup must not hide it.
+    const record = await signed.record();
+    return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
+      try {
+        const txid = await signed.broadcast();
+        await this.recordSent(scope, record, txid);
+        return { txid };
+      } catch (error) {
+        await this.recordFailure(scope, record, signed.txid, error);
+        throw family.sends.answer(error);
+      }
+    });
+  }
+
+  private family(chain: ChainName): FamilyModule {
+    const family = this.deps.familyOf(chain);
+    if (family === undefined) throw new ApiError(404, `Chain ${chain} is not served`);
+    return family;
+  }
+
+  /**
+   * The key that signs for `from`, or why another address's key cannot; a wrong password is refused
+   * here in the family's words. Neither leaves a row.
+   */
+  private async signingKey(
+    scope: SendScope,
+    proof: SigningProof,
+    from: string,
+  ): Promise<string | KeyRefusal> {
+    const family = this.family(scope.chain);
+    try {
+      return await this.deps.addressKeys.signingKey({ ...scope, codec: family.keys }, from, proof);
+    } catch (error) {
+      if (error instanceof WrongPasswordError) {
+        throw family.sends.keyRefused({ kind: 'wrong-password' }, from, null);
+      }
+      if (error instanceof KeyMismatchError) return { kind: 'other-signer', signer: error.signer };
+      throw error;
+    }
+  }
+
+  private async recordSent(scope: SendScope, record: SendRecord, txid: string) {
+    await this.deps.transactions.record({
+      ...scope,
+      ...record,
+      txid,
+      response: this.family(scope.chain).sends.sentResponse(txid),
+      httpStatus: 201,
+    });
+  }
+
+  /** The one policy: refusals past the fields are kept; a malformed field (an amount too fine) is not. */
+  private async recordFailure(scope: SendScope, record: SendRecord, txid: string | null, error: unknown) {
+    if (!(error instanceof ApiError) || error.message === VALIDATION_FAILED) return;
+    const row = this.family(scope.chain).sends.failureRow(error, txid);
+    await this.deps.transactions.record({ ...scope, ...record, ...row });
+  }
+}
