@@ -8,7 +8,7 @@ import { buildApp } from './http/app.ts';
 import { listenOrExplain } from './http/listen-errors.ts';
 import { startMetricsServer } from './http/metrics-server.ts';
 import { createLogger } from './logger.ts';
-import { startBackgroundRoles } from './roles.ts';
+import { startBackgroundRoles, stopRolesForShutdown } from './roles.ts';
 
 /** Production entry: validated config, migrated store, the HTTP API. */
 async function main(): Promise<void> {
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     await app?.close();
     await metrics?.close();
-    await roles.stop();
+    await stopRolesForShutdown(ctx, roles);
     await closeContext(ctx);
     process.exit(0);
   };

@@ -81,3 +81,11 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
     },
   };
 }
+
+/**
+ * At shutdown: stops the roles while closing the node adapters, so that a watcher waiting on a node that
+ * does not answer (its retries take seconds) ends at once instead of holding up the exit.
+ */
+export async function stopRolesForShutdown(ctx: AppContext, roles: BackgroundRoles): Promise<void> {
+  await Promise.all([roles.stop(), ctx.registry.closeAll()]);
+}

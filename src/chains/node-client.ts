@@ -146,6 +146,8 @@ export class NodeClient {
   readonly #backoffMaxMs: number;
   readonly #cooldownMs: number;
   readonly #onAttemptFailed: ((endpoint: string) => void) | undefined;
+  /** Aborted by close(): requests in flight and their retries end at once. */
+  readonly #closing = new AbortController();
 
   constructor(options: NodeClientOptions) {
     const { chain, network } = options;
@@ -240,6 +242,21 @@ export class NodeClient {
    * @throws NodeUnavailableError when every attempt failed.
    */
   async request<T>(request: NodeRequest): Promise<T> {
+    // One signal for the caller's and close()'s, its listeners removed when the request ends.
+    const stop = new AbortController();
+    const abort = () => stop.abort(request.signal?.reason ?? this.#closing.signal.reason);
+    if (request.signal?.aborted || this.#closing.signal.aborted) abort();
+    request.signal?.addEventListener('abort', abort, { once: true });
+    this.#closing.signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.#request<T>({ ...request, signal: stop.signal });
+    } finally {
+      request.signal?.removeEventListener('abort', abort);
+      this.#closing.signal.removeEventListener('abort', abort);
+    }
+  }
+
+  async #request<T>(request: NodeRequest): Promise<T> {
     request.signal?.throwIfAborted();
     if (this.#endpoints.every((endpoint) => endpoint.disabled)) {
       throw new NodeUnavailableError(this.chain, this.network, ['every endpoint is disabled'], undefined);
@@ -275,8 +292,14 @@ export class NodeClient {
     return this.#endpoints.filter((endpoint) => !endpoint.disabled).length;
   }
 
-  /** Closes the connection pools, letting requests in flight finish. */
+  /**
+   * Ends requests in flight and their retries (they reject as unavailable), then closes the connection
+   * pools: at shutdown a background call to a node that does not answer must not hold up the exit.
+   */
   async close(): Promise<void> {
+    this.#closing.abort(
+      new NodeUnavailableError(this.chain, this.network, ['the client was closed'], undefined),
+    );
     await Promise.all(this.#endpoints.map((endpoint) => endpoint.pool.close()));
   }
 

@@ -215,10 +215,13 @@ export class PriceService {
   }
 
   /** Stops the refresher and closes the providers' connections. */
+  /** Closing the providers ends their calls in flight, so a refresh waiting on one ends with them. */
   async close(): Promise<void> {
     this.stop();
-    await this.#refreshing?.catch(() => undefined);
-    await Promise.allSettled(this.#providers.map((provider) => provider.close?.()));
+    await Promise.allSettled([
+      this.#refreshing,
+      ...this.#providers.map((provider) => provider.close?.()),
+    ]);
   }
 
   async #views(symbols: PriceSymbol[], currency: QuoteCurrency): Promise<PriceView[]> {

@@ -9,7 +9,7 @@ import { closeContext, createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
 import { createLogger } from '../logger.ts';
-import { startBackgroundRoles } from '../roles.ts';
+import { startBackgroundRoles, stopRolesForShutdown } from '../roles.ts';
 import { FaucetDirectory } from '../services/faucets.ts';
 import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
 import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
@@ -139,7 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const stop = async () => {
     await app.close();
     await metrics?.close();
-    await roles.stop();
+    await stopRolesForShutdown(ctx, roles);
     await closeContext(ctx);
     await Promise.allSettled(devnets.map((d) => d.stop()));
   };

@@ -1,0 +1,15 @@
+import { startTronDevnet } from './devnets/tron/index.ts';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+const devnet = await startTronDevnet({ blockIntervalMs: 500, solidifyLag: 0 });
+const env = { ...process.env, DATA_DIR: '/tmp/st2', PORT: '0', HOST: '127.0.0.1', METRICS_PORT: 'off', TRON_MAINNET_URLS: devnet.url, TRON_TESTNET_URLS: devnet.url, LOG_LEVEL: 'debug', MASTER_KEY: randomBytes(32).toString('base64') };
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+let out = ''; child.stdout.on('data', (d) => (out += d)); child.stderr.on('data', (d) => (out += d));
+for (let i = 0; i < 60 && !out.includes('Server listening'); i++) await new Promise((r) => setTimeout(r, 500));
+await new Promise((r) => setTimeout(r, 4000));
+child.kill('SIGTERM'); const t0 = Date.now();
+const code = await Promise.race([new Promise((r) => child.on('exit', r)), new Promise((r) => setTimeout(() => r('timeout'), 15000))]);
+console.log('exit', code, Date.now() - t0);
+console.log(out.split('\n').filter((l) => !l.includes('node-monitor')).slice(-30).join('\n'));
+if (code === 'timeout') child.kill('SIGKILL');
+await devnet.close();
