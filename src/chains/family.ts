@@ -11,6 +11,7 @@ import type { ApiError } from '../errors.ts';
 import type { NetworkProbe } from './network-check.ts';
 import type { NodeClient } from './node-client.ts';
 import type { AdapterFactory } from './registry.ts';
+import type { DevnetStarters } from './sandbox-devnet.ts';
 import type { ChainAdapter, ChainKeyPair, ChainName, HeadProbe, Network } from './types.ts';
 
 /** What the registry and the node monitor need of one served chain. */
@@ -212,5 +213,8 @@ export interface FamilyModule {
   /** How this family's sends word their refusals. */
   readonly sends: SendWording;
   /** Builds the family's own parts (its sends, its reads, its routes) on the shared services. */
-  createParts(shared: SharedServices): FamilyParts;
+  createParts(
+    shared: SharedServices,
+  ): FamilyParts /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */;
+  sandboxDevnets(): Promise<DevnetStarters>;
 }

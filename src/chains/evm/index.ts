@@ -62,6 +62,7 @@ export const evmFamily: FamilyModule = {
   },
   sends: evmSendWording,
   createParts: (shared) => evmParts(shared, evmKeys),
+  sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).evmSandboxDevnets,
 };
 
 export { ERC20_ABI, ERC721_ABI } from './abi.ts';

@@ -50,4 +50,5 @@ export const tronFamily: FamilyModule = {
   ],
   sends: tronSendWording,
   createParts: tronParts,
+  sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).tronSandboxDevnets,
 };
