@@ -1,9 +1,8 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import type { QuotaService } from './accounts/quotas.ts';
 import type { UserDirectory } from './accounts/users.ts';
-import type { EvmSends } from './chains/evm/sends.ts';
+import type { FamilyParts } from './chains/family.ts';
 import type { ChainRegistry } from './chains/registry.ts';
-import type { TronSends } from './chains/tron/sends.ts';
 import type { Config } from './config.ts';
 import type { AddressKeys } from './custody/address-keys.ts';
 import type { HdWallets } from './custody/hd-wallets.ts';
@@ -15,11 +14,9 @@ import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
 import type { AddressCustody } from './services/address-custody.ts';
 import type { ChainReads } from './services/chain-reads.ts';
-import type { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import type { SendPipeline } from './services/send-pipeline.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
-import type { TronService } from './services/tron.ts';
 import type { Store } from './store/store.ts';
 import type { NotificationLog } from './webhooks/notifications.ts';
 import type { WebhookService } from './webhooks/subscriptions.ts';
@@ -41,16 +38,10 @@ export interface AppContext {
   /** The reads every chain has (head, blocks, transactions, receipts, native balances). */
   reads: ChainReads;
   transactions: TransactionLog;
-  /** The Tron use cases behind the Tron routes. */
-  tron: TronService;
-  /** The EVM use cases behind the routes of every EVM chain. */
-  evm: EvmService;
   /** Every send of every family: build, key, quota, sign, broadcast, history. */
   sends: SendPipeline;
-  /** The Tron side of the sends: fields, builds, signing, staking. */
-  tronSends: TronSends;
-  /** The EVM side of the sends: fields, builds, nonces. */
-  evmSends: EvmSends;
+  /** What each family built on the services above (its sends, its own reads, its routes), by family name. */
+  familyParts: ReadonlyMap<string, FamilyParts>;
   masterKey: MasterKey;
   webhooks: WebhookService;
   notificationLog: NotificationLog;

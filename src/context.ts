@@ -2,12 +2,9 @@ import { syncPlans } from './accounts/plans.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
-import { evmFamily } from './chains/evm/index.ts';
-import { EvmSends } from './chains/evm/sends.ts';
-import { CHAIN_FAMILIES, familyOf } from './chains/families.ts';
-import type { ChainFamily } from './chains/family.ts';
+import { CHAIN_FAMILIES, FAMILIES, familyOf } from './chains/families.ts';
+import type { ChainFamily, SharedServices } from './chains/family.ts';
 import { buildRegistry } from './chains/registry.ts';
-import { TronSends } from './chains/tron/sends.ts';
 import type { ChainName } from './chains/types.ts';
 import { type Config, ConfigError } from './config.ts';
 import { AddressKeys } from './custody/address-keys.ts';
@@ -29,11 +26,9 @@ import {
 import { AccountService } from './services/accounts.ts';
 import { AddressCustody } from './services/address-custody.ts';
 import { ChainReads } from './services/chain-reads.ts';
-import { EvmService } from './services/evm.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { SendPipeline } from './services/send-pipeline.ts';
 import { TransactionLog } from './services/transaction-log.ts';
-import { TronService } from './services/tron.ts';
 import { assertReachable, migrateToLatest, openStore } from './store/store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
@@ -82,7 +77,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const passwordThrottle = new PasswordThrottle(store.db, config.passwordThrottle, now);
   const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now);
   const transactions = new TransactionLog(store.db, now);
-  return {
+  const shared: SharedServices = {
     config,
     logger,
     store,
@@ -95,11 +90,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     custody: new AddressCustody({ registry, addressKeys, familyOf }),
     reads: new ChainReads({ registry, familyOf }),
     transactions,
-    tron: new TronService({ registry }),
-    evm: new EvmService({ registry, addressKeys, keys: evmFamily.keys }),
     sends: new SendPipeline({ addressKeys, transactions, quotas, familyOf }),
-    tronSends: new TronSends({ registry, feeLimitSun: config.tronFeeLimitSun }),
-    evmSends: new EvmSends({ db: store.db, dialect: store.dialect, registry }),
     masterKey,
     webhooks: new WebhookService(
       store.db,
@@ -123,6 +114,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     faucets: options.faucets ?? null,
     prices,
   };
+  // Each family builds its own parts once, on the services every family shares.
+  const familyParts = new Map(FAMILIES.map((family) => [family.name, family.createParts(shared)]));
+  return { ...shared, familyParts };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

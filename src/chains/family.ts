@@ -11,6 +11,7 @@ import type { ApiError } from '../errors.ts';
 import type { NetworkProbe } from './network-check.ts';
 import type { NodeClient } from './node-client.ts';
 import type { AdapterFactory } from './registry.ts';
+import type { DevnetStarters } from './sandbox-devnet.ts';
 import type { ChainAdapter, ChainKeyPair, ChainName, HeadProbe, Network } from './types.ts';
 
 /** What the registry and the node monitor need of one served chain. */
@@ -188,9 +189,13 @@ export interface SignedBroadcast {
   broadcast(): Promise<string>;
 }
 
-/** Plugin options of a family's own routes. */
-export interface FamilyRoutesOptions {
-  ctx: AppContext;
+/** The services every family builds on: the whole context but the families' own parts. */
+export type SharedServices = Omit<AppContext, 'familyParts'>;
+
+/** What a family builds once per context on the shared services: its own routes, over the parts they use. */
+export interface FamilyParts {
+  /** The routes only this family has, registered once for all its chains. */
+  readonly routes: FastifyPluginAsyncTypebox;
 }
 
 export interface FamilyModule {
@@ -207,6 +212,9 @@ export interface FamilyModule {
   historyTypes(chain: ChainName): readonly string[];
   /** How this family's sends word their refusals. */
   readonly sends: SendWording;
-  /** The routes only this family has, registered once for all its chains. */
-  readonly routes: FastifyPluginAsyncTypebox<FamilyRoutesOptions>;
+  /** Builds the family's own parts (its sends, its reads, its routes) on the shared services. */
+  createParts(
+    shared: SharedServices,
+  ): FamilyParts /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */;
+  sandboxDevnets(): Promise<DevnetStarters>;
 }

@@ -58,7 +58,7 @@ export async function buildApp(
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
   await app.register(chainRoutes, { ctx, families: FAMILIES });
-  for (const family of FAMILIES) await app.register(family.routes, { ctx });
+  for (const parts of ctx.familyParts.values()) await app.register(parts.routes);
   await app.register(webhookRoutes, { ctx });
   await app.register(pricesRoutes, { prices: ctx.prices });
   for (const routes of extraRoutes) await app.register(routes, { ctx });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
 import { CHAIN_FAMILIES } from '../chains/families.ts';
 import { checkNodes } from '../chains/network-check.ts';
+import type { DevnetSettings, DevnetTokens, RunningDevnet } from '../chains/sandbox-devnet.ts';
 import { NETWORKS } from '../chains/types.ts';
 import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
@@ -13,9 +14,9 @@ import { startBackgroundRoles, stopRolesForShutdown } from '../roles.ts';
 import { FaucetDirectory } from '../services/faucets.ts';
 import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
 import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
-import { DEVNET_STARTERS, type DevnetTokens, type RunningDevnet } from './devnets.ts';
+import { devnetStarters } from './devnets.ts';
 import { resetSandbox } from './reset.ts';
-import { type DevnetSettings, devnetSettings } from './settings.ts';
+import { devnetSettings } from './settings.ts';
 
 export const SANDBOX_EMAIL = 'demo@switchyard.local';
 
@@ -40,7 +41,7 @@ async function startDevnets(dir: string, settings: DevnetSettings): Promise<Runn
   const running: RunningDevnet[] = [];
   try {
     // Started side by side: each is its own process or server, and anvil takes a moment to boot.
-    const starts = Object.entries(DEVNET_STARTERS).flatMap(([chain, start]) =>
+    const starts = Object.entries(await devnetStarters()).flatMap(([chain, start]) =>
       NETWORKS.map((network) => start(network, path.join(dir, 'devnets', chain, network), settings)),
     );
     const results = await Promise.allSettled(starts);

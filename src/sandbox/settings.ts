@@ -1,14 +1,7 @@
+import type { DevnetSettings } from '../chains/sandbox-devnet.ts';
 import { ConfigError, type ConfigProblem, collectProblems } from '../config/error.ts';
 import { withoutEmpty } from '../config/setting.ts';
 import { SETTINGS } from '../config/settings.ts';
-
-/** How the sandbox runs its devnets, from SANDBOX_* variables. */
-export interface DevnetSettings {
-  /** Seconds between EVM devnet blocks while no transaction comes; 0: a block per transaction only. */
-  evmBlockTime: number;
-  /** How often the devnets save their chains, in ms; 0: only when the sandbox stops. */
-  saveIntervalMs: number;
-}
 
 export function devnetSettings(env: NodeJS.ProcessEnv = process.env): DevnetSettings {
   const set = withoutEmpty(env);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTronSandboxDevnet } from '../../src/sandbox/tron-devnet.ts';
+import { startTronSandboxDevnet } from '../../src/chains/tron/sandbox-devnet.ts';
 import { FaucetDirectory } from '../../src/services/faucets.ts';
 import { startGateway, type TestGateway, testDatabase } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';

@@ -24,6 +24,7 @@ import {
 import { EvmFeeOracle, type EvmFees, type FeeOverrides, quantity } from './fees.ts';
 import { checksumAddress, type EvmKeyPair, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
 import { classifyRpcError, translateNodeError } from './node-errors.ts';
+import { identifyEvmChain, nodeChainId } from './probe.ts';
 import { EvmRpc, JsonRpcError } from './rpc.ts';
 import { type Erc20Info, EvmTokenReader } from './tokens.ts';
 import {
@@ -140,14 +141,14 @@ export class EvmAdapter implements ChainAdapter {
 
   // Chain, blocks and transactions.
 
-  async getChainId(): Promise<number> {
-    return Number(quantity(await this.#rpc.request('eth_chainId'), 'eth_chainId'));
+  getChainId(): Promise<number> {
+    return nodeChainId(this.#rpc);
   }
 
   async checkNode(): Promise<void> {
-    const actual = await this.getChainId();
-    if (actual !== this.chainId)
-      throw new EvmChainMismatchError(this.chain, this.network, this.chainId, actual);
+    const identity = await identifyEvmChain(this.#rpc, this.chainId);
+    if (!identity.matches)
+      throw new EvmChainMismatchError(this.chain, this.network, this.chainId, identity.foundChainId);
   }
 
   async getBlockNumber(): Promise<bigint> {

@@ -2,7 +2,7 @@
  * The EVM family module (Ethereum, BSC, Polygon, Arbitrum), listed once in `chains/families.ts`, and the
  * family's parts its tests reach directly.
  */
-import type { ChainFamily, FamilyModule } from '../family.ts';
+import type { ChainFamily, FamilyModule, KeyCodec } from '../family.ts';
 import type { ChainName } from '../types.ts';
 import { evmAdapterFactory } from './adapter.ts';
 import { EVM_CHAIN_NAMES, evmDefaultEndpoints, evmTransferTypes, isEvmChainName } from './chains.ts';
@@ -17,13 +17,19 @@ import {
 import { HISTORY_NATIVE_TYPE } from './moved-asset.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
 import { evmReads } from './reads.ts';
-import { evmRoutes } from './routes.ts';
+import { evmParts } from './routes.ts';
 import { evmSendWording } from './send-wording.ts';
 
 function evmFamilyTransferTypes(chain: ChainName) {
   if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
   return evmTransferTypes(chain);
 }
+
+const evmKeys: KeyCodec = {
+  generate: generateEvmKey,
+  fromPrivateKey: evmKeyFromPrivate,
+  normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
+};
 
 export const evmFamily: FamilyModule = {
   name: 'evm',
@@ -38,11 +44,7 @@ export const evmFamily: FamilyModule = {
       },
     ]),
   ),
-  keys: {
-    generate: generateEvmKey,
-    fromPrivateKey: evmKeyFromPrivate,
-    normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
-  },
+  keys: evmKeys,
   address: {
     pattern: '^(0x)?[0-9a-fA-F]{40}$',
     description: 'EVM address: lower case, upper case, or mixed case with a valid EIP-55 checksum',
@@ -59,7 +61,8 @@ export const evmFamily: FamilyModule = {
     return [HISTORY_NATIVE_TYPE, fungible, nft, 'raw'];
   },
   sends: evmSendWording,
-  routes: evmRoutes,
+  createParts: (shared) => evmParts(shared, evmKeys),
+  sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).evmSandboxDevnets,
 };
 
 export { ERC20_ABI, ERC721_ABI } from './abi.ts';

@@ -1,4 +1,4 @@
-import type { NetworkProbe } from '../network-check.ts';
+import type { NetworkIdentity, NetworkProbe } from '../network-check.ts';
 import type { NodeClient } from '../node-client.ts';
 import type { HeadProbe } from '../types.ts';
 import { EVM_CHAINS, type EvmChainName } from './chains.ts';
@@ -11,11 +11,32 @@ export function evmHeadProbe(client: NodeClient): HeadProbe {
   return async () => quantity(await rpc.request('eth_blockNumber'), 'eth_blockNumber');
 }
 
+/** The chain id an EVM node reports (`eth_chainId`). */
+export async function nodeChainId(rpc: EvmRpc): Promise<number> {
+  return Number(quantity(await rpc.request('eth_chainId'), 'eth_chainId'));
+}
+
+/** What an EVM node says of its chain, with the chain id it reported. */
+export interface EvmChainIdentity extends NetworkIdentity {
+  foundChainId: number;
+}
+
+/**
+ * Whether the node behind `rpc` serves chain id `expected`: the one comparison, asked of every endpoint
+ * at start (evmNetworkProbe) and by an adapter's own node check.
+ */
+export async function identifyEvmChain(rpc: EvmRpc, expected: number): Promise<EvmChainIdentity> {
+  const found = await nodeChainId(rpc);
+  return {
+    expected: `chain id ${expected}`,
+    found: `chain id ${found}`,
+    matches: found === expected,
+    foundChainId: found,
+  };
+}
+
 /** Which chain one EVM endpoint serves: its `eth_chainId` against the chain's id on that network. */
 export function evmNetworkProbe(chain: EvmChainName): NetworkProbe {
-  return async (client, network) => {
-    const expected = EVM_CHAINS[chain].networks[network].chainId;
-    const found = Number(quantity(await new EvmRpc(client).request('eth_chainId'), 'eth_chainId'));
-    return { expected: `chain id ${expected}`, found: `chain id ${found}`, matches: found === expected };
-  };
+  return (client, network) =>
+    identifyEvmChain(new EvmRpc(client), EVM_CHAINS[chain].networks[network].chainId);
 }

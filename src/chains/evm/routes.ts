@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TProperties, Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app-context.ts';
 import { type FieldError, invalidField, validationFailed } from '../../errors.ts';
 import { sendOk } from '../../http/envelope.ts';
 import { routeSchema } from '../../http/route-schema.ts';
 import { NewWalletPassword, PrivateKey, WalletPassword } from '../../http/wallet-fields.ts';
-import type { FamilyRoutesOptions } from '../family.ts';
+import type { SendPipeline } from '../../services/send-pipeline.ts';
+import type { FamilyParts, KeyCodec, SharedServices } from '../family.ts';
 import type { Network } from '../types.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.ts';
 import { evmAddressFieldMessage } from './keys.ts';
+import { EvmKeystores } from './keystores.ts';
+import { EvmSends } from './sends.ts';
+import { EvmTokenReads } from './token-reads.ts';
 
 const Address = Type.String({
   pattern: '^(0x)?[0-9a-fA-F]{40}$',
@@ -117,19 +120,41 @@ function sendSchema<Fields extends TProperties>(summary: string, tags: string[],
   });
 }
 
-/** Every Ethereum/BSC/Polygon/Arbitrum route of the spec; the chains differ only by config. */
-export const evmRoutes: FastifyPluginAsyncTypebox<FamilyRoutesOptions> = async (app, { ctx }) => {
-  for (const chain of EVM_CHAIN_NAMES) {
-    await app.register(evmChainRoutes, { prefix: `/api/v2/${chain}`, ctx, chain });
-  }
-};
+/** What the routes of every EVM chain run on. */
+interface EvmRouteParts {
+  pipeline: SendPipeline;
+  sends: EvmSends;
+  keystores: EvmKeystores;
+  tokens: EvmTokenReads;
+}
+
+/**
+ * The EVM family's own parts, built once per context (one nonce manager for every chain): its sends,
+ * key imports and exports, token reads, and every Ethereum/BSC/Polygon/Arbitrum route of the spec over
+ * them; the chains differ only by config.
+ */
+export function evmParts(shared: SharedServices, keys: KeyCodec): FamilyParts {
+  const { registry, store, addressKeys } = shared;
+  const parts: EvmRouteParts = {
+    pipeline: shared.sends,
+    sends: new EvmSends({ db: store.db, dialect: store.dialect, registry }),
+    keystores: new EvmKeystores({ registry, addressKeys, keys }),
+    tokens: new EvmTokenReads({ registry }),
+  };
+  const routes: FastifyPluginAsyncTypebox = async (app) => {
+    for (const chain of EVM_CHAIN_NAMES) {
+      await app.register(evmChainRoutes, { prefix: `/api/v2/${chain}`, chain, parts });
+    }
+  };
+  return { routes };
+}
 
 /** One EVM chain's routes, under its own prefix. */
-const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmChainName }> = async (
+const evmChainRoutes: FastifyPluginAsyncTypebox<{ chain: EvmChainName; parts: EvmRouteParts }> = async (
   app,
-  { ctx, chain },
+  { chain, parts },
 ) => {
-  const { evm, sends, evmSends } = ctx;
+  const { pipeline, sends, keystores, tokens } = parts;
   const tags = [chain];
   const { fungible, nft } = EVM_CHAINS[chain].tokenSegments;
   // BSC names its tokens bep20/bep721 and accepts the erc names too.
@@ -147,7 +172,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
     async (r, reply) =>
       sendOk(
         reply,
-        await sends.send(sender(r), r.body, evmSends.native(chain, net(r), r.body)),
+        await pipeline.send(sender(r), r.body, sends.native(chain, net(r), r.body)),
         CREATED,
         201,
       ),
@@ -160,7 +185,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       async (r, reply) =>
         sendOk(
           reply,
-          await sends.send(sender(r), r.body, evmSends.token(chain, net(r), r.body)),
+          await pipeline.send(sender(r), r.body, sends.token(chain, net(r), r.body)),
           CREATED,
           201,
         ),
@@ -172,7 +197,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       `/transactions/${segment}`,
       { schema: sendSchema(summary, tags, { contractaddress: Address, tokenId: TokenId }) },
       async (r, reply) =>
-        sendOk(reply, await sends.send(sender(r), r.body, evmSends.nft(chain, net(r), r.body)), CREATED, 201),
+        sendOk(reply, await pipeline.send(sender(r), r.body, sends.nft(chain, net(r), r.body)), CREATED, 201),
     );
   }
 
@@ -193,7 +218,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
         errors: [400, 404, 502, 503],
       }),
     },
-    async (r, reply) => sendOk(reply, await evmSends.build(chain, net(r), r.body), 'Transaction built'),
+    async (r, reply) => sendOk(reply, await sends.build(chain, net(r), r.body), 'Transaction built'),
   );
 
   app.post(
@@ -213,7 +238,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
     async (r, reply) =>
       sendOk(
         reply,
-        await sends.broadcast(sender(r), evmSends.signed(chain, net(r), r.body.rawtx)),
+        await pipeline.broadcast(sender(r), sends.signed(chain, net(r), r.body.rawtx)),
         'Succesfully created transaction',
         201,
       ),
@@ -251,7 +276,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       if (body.privatekey !== undefined) {
         return sendOk(
           reply,
-          await evm.importPrivateKey(r.userId, chain, net(r), body.privatekey, body.password),
+          await keystores.importPrivateKey(r.userId, chain, net(r), body.privatekey, body.password),
           'Address imported',
           201,
         );
@@ -261,7 +286,14 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       }
       return sendOk(
         reply,
-        await evm.importKeystore(r.userId, chain, net(r), body.content, body.filename ?? '', body.password),
+        await keystores.importKeystore(
+          r.userId,
+          chain,
+          net(r),
+          body.content,
+          body.filename ?? '',
+          body.password,
+        ),
         'Address imported',
         201,
       );
@@ -282,7 +314,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
     async (r, reply) =>
       sendOk(
         reply,
-        await evm.exportKeystore(r.userId, chain, net(r), r.params.address, r.body.password),
+        await keystores.exportKeystore(r.userId, chain, net(r), r.params.address, r.body.password),
         'Address exported',
       ),
   );
@@ -301,7 +333,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
     async (r, reply) =>
       sendOk(
         reply,
-        await evm.exportPrivateKey(r.userId, chain, net(r), r.params.address, r.body.password),
+        await keystores.exportPrivateKey(r.userId, chain, net(r), r.params.address, r.body.password),
         'Private key exported',
       ),
   );
@@ -321,7 +353,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       async (r, reply) =>
         sendOk(
           reply,
-          await evm.tokenBalance(chain, net(r), r.params.address, r.params.contract),
+          await tokens.tokenBalance(chain, net(r), r.params.address, r.params.contract),
           'Balance fetched',
         ),
     );
@@ -343,7 +375,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
         }),
       },
       async (r, reply) =>
-        sendOk(reply, await evm.tokenInfo(chain, net(r), r.params.contract), 'Contract fetched'),
+        sendOk(reply, await tokens.tokenInfo(chain, net(r), r.params.contract), 'Contract fetched'),
     );
   }
   app.get(
@@ -356,7 +388,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
         errors: [404, 502, 503],
       }),
     },
-    async (r, reply) => sendOk(reply, await evm.gasPrice(chain, net(r)), 'Gas price fetched'),
+    async (r, reply) => sendOk(reply, await tokens.gasPrice(chain, net(r)), 'Gas price fetched'),
   );
   const NftParams = Type.Object({ contract: Address, tokenId: Type.String({ pattern: '^[0-9]{1,78}$' }) });
   app.get(
@@ -371,7 +403,11 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       }),
     },
     async (r, reply) =>
-      sendOk(reply, await evm.nftOwner(chain, net(r), r.params.contract, r.params.tokenId), 'Owner fetched'),
+      sendOk(
+        reply,
+        await tokens.nftOwner(chain, net(r), r.params.contract, r.params.tokenId),
+        'Owner fetched',
+      ),
   );
   app.get(
     '/nfts/:contract/uri/:tokenId',
@@ -385,7 +421,7 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; chain: EvmCha
       }),
     },
     async (r, reply) =>
-      sendOk(reply, await evm.nftUri(chain, net(r), r.params.contract, r.params.tokenId), 'URI fetched'),
+      sendOk(reply, await tokens.nftUri(chain, net(r), r.params.contract, r.params.tokenId), 'URI fetched'),
   );
 };
 

@@ -6,7 +6,7 @@ import { tronCustodyAnswers } from './custody-answers.ts';
 import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
 import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
 import { tronReads } from './reads.ts';
-import { tronRoutes } from './routes/index.ts';
+import { tronParts } from './routes/index.ts';
 import { tronSendWording } from './send-wording.ts';
 
 export const tronFamily: FamilyModule = {
@@ -49,5 +49,6 @@ export const tronFamily: FamilyModule = {
     'VoteWitnessContract',
   ],
   sends: tronSendWording,
-  routes: tronRoutes,
+  createParts: tronParts,
+  sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).tronSandboxDevnets,
 };

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FamilyRoutesOptions } from '../../family.ts';
+import type { FamilyParts, SharedServices } from '../../family.ts';
+import { TronSends } from '../sends.ts';
+import { TronTokenReads } from '../token-reads.ts';
 import { tronAddressRoutes } from './addresses.ts';
 import { tronBuildRoutes } from './builds.ts';
 import { tronReadRoutes } from './reads.ts';
@@ -9,12 +11,17 @@ import { tronTransactionRoutes } from './transactions.ts';
 /** Where every Tron route lives. */
 const prefix = '/api/v2/tron';
 
-/** Every Tron route of the spec, on the context's TronService. */
-export const tronRoutes: FastifyPluginAsyncTypebox<FamilyRoutesOptions> = async (app, { ctx }) => {
-  const { tron } = ctx;
-  await app.register(tronReadRoutes, { prefix, tron });
-  await app.register(tronTransactionRoutes, { prefix, ctx });
-  await app.register(tronBuildRoutes, { prefix, sends: ctx.tronSends });
-  await app.register(tronAddressRoutes, { prefix, custody: ctx.custody });
-  await app.register(tronStakingRoutes, { prefix, pipeline: ctx.sends, sends: ctx.tronSends });
-};
+/** Tron's own parts, built once per context: its sends and token reads, and the routes over them. */
+export function tronParts(shared: SharedServices): FamilyParts {
+  const { registry, config, custody, sends: pipeline } = shared;
+  const sends = new TronSends({ registry, feeLimitSun: config.tronFeeLimitSun });
+  const reads = new TronTokenReads({ registry });
+  const routes: FastifyPluginAsyncTypebox = async (app) => {
+    await app.register(tronReadRoutes, { prefix, reads });
+    await app.register(tronTransactionRoutes, { prefix, pipeline, sends });
+    await app.register(tronBuildRoutes, { prefix, sends });
+    await app.register(tronAddressRoutes, { prefix, custody });
+    await app.register(tronStakingRoutes, { prefix, pipeline, sends });
+  };
+  return { routes };
+}

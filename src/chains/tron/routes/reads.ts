@@ -2,13 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sendOk } from '../../../http/envelope.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
-import type { TronService } from '../../../services/tron.ts';
+import type { TronTokenReads } from '../token-reads.ts';
 import { TronAnyAddress } from './schemas.ts';
 
 const tags = ['tron'];
 
 /** Token balances, TRC20 info and chain parameters: Tron's own reads (the shared ones: http/routes/chain/reads.ts). */
-export const tronReadRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = async (app, { tron }) => {
+export const tronReadRoutes: FastifyPluginAsyncTypebox<{ reads: TronTokenReads }> = async (
+  app,
+  { reads },
+) => {
   app.get(
     '/balances/:address/trc20/:contract',
     {
@@ -28,7 +31,7 @@ export const tronReadRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = 
     async (request, reply) =>
       sendOk(
         reply,
-        await tron.trc20Balance(request.network, request.params.address, request.params.contract),
+        await reads.trc20Balance(request.network, request.params.address, request.params.contract),
         'Balance fetched',
       ),
   );
@@ -52,7 +55,7 @@ export const tronReadRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = 
     async (request, reply) =>
       sendOk(
         reply,
-        await tron.trc10Balance(request.network, request.params.address, request.params.tokenId),
+        await reads.trc10Balance(request.network, request.params.address, request.params.tokenId),
         'Balance fetched',
       ),
   );
@@ -76,7 +79,11 @@ export const tronReadRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = 
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.trc20Info(request.network, request.params.contract), 'TRC20 contract fetched'),
+      sendOk(
+        reply,
+        await reads.trc20Info(request.network, request.params.contract),
+        'TRC20 contract fetched',
+      ),
   );
 
   app.get(
@@ -94,6 +101,6 @@ export const tronReadRoutes: FastifyPluginAsyncTypebox<{ tron: TronService }> = 
       }),
     },
     async (request, reply) =>
-      sendOk(reply, await tron.chainParameters(request.network), 'Chain parameters fetched'),
+      sendOk(reply, await reads.chainParameters(request.network), 'Chain parameters fetched'),
   );
 };

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../app-context.ts';
 import { sendOk } from '../../../http/envelope.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
-import type { SendScope } from '../../../services/send-pipeline.ts';
+import type { SendPipeline, SendScope } from '../../../services/send-pipeline.ts';
 import type { Network } from '../../types.ts';
+import type { TronSends } from '../sends.ts';
 import {
   Amount,
   FeeLimit,
@@ -26,8 +26,10 @@ const SIGNING =
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
 /** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
-export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { sends, tronSends } = ctx;
+export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
+  pipeline: SendPipeline;
+  sends: TronSends;
+}> = async (app, { pipeline, sends }) => {
   /** Who sends, where: the send pipeline's scope. */
   const sender = (request: { userId: string; network: Network }): SendScope => ({
     userId: request.userId,
@@ -50,7 +52,7 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     async (request, reply) =>
       sendOk(
         reply,
-        await sends.send(sender(request), request.body, tronSends.trx(request.network, request.body)),
+        await pipeline.send(sender(request), request.body, sends.trx(request.network, request.body)),
         CREATED,
         201,
       ),
@@ -79,7 +81,7 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     async (request, reply) =>
       sendOk(
         reply,
-        await sends.send(sender(request), request.body, tronSends.trc20(request.network, request.body)),
+        await pipeline.send(sender(request), request.body, sends.trc20(request.network, request.body)),
         CREATED,
         201,
       ),
@@ -107,7 +109,7 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     async (request, reply) =>
       sendOk(
         reply,
-        await sends.send(sender(request), request.body, tronSends.trc10(request.network, request.body)),
+        await pipeline.send(sender(request), request.body, sends.trc10(request.network, request.body)),
         CREATED,
         201,
       ),
@@ -137,7 +139,7 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     async (request, reply) =>
       sendOk(
         reply,
-        await sends.send(sender(request), request.body, tronSends.trc721(request.network, request.body)),
+        await pipeline.send(sender(request), request.body, sends.trc721(request.network, request.body)),
         CREATED,
         201,
       ),
@@ -164,7 +166,7 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
       const tx = 'transaction' in body ? body.transaction : body;
       return sendOk(
         reply,
-        await sends.broadcast(sender(request), tronSends.signed(request.network, tx)),
+        await pipeline.broadcast(sender(request), sends.signed(request.network, tx)),
         CREATED,
         201,
       );

@@ -1,19 +1,18 @@
 import path from 'node:path';
-import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
-import { formatAmount, parseAmount } from '../chains/amount.ts';
-import { isTronAddress, toBase58Address } from '../chains/tron/address.ts';
-import { TRON_NETWORK_IDS } from '../chains/tron/probe.ts';
-import type { Network } from '../chains/types.ts';
-import { ApiError, invalidField } from '../errors.ts';
+import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import {
   assertFaucetCanGive,
   type Faucet,
   type FaucetRequest,
   type FaucetResult,
   MAX_MINT_TOKENS,
-} from '../services/faucets.ts';
-import type { RunningDevnet } from './devnets.ts';
-import type { DevnetSettings } from './settings.ts';
+} from '../../services/faucets.ts';
+import { formatAmount, parseAmount } from '../amount.ts';
+import type { DevnetSettings, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
+import type { Network } from '../types.ts';
+import { isTronAddress, toBase58Address } from './address.ts';
+import { TRON_NETWORK_IDS } from './probe.ts';
 
 /** The demo tokens' decimals: the devnet's USDT and TRC10 asset both have 6, like mainnet USDT. */
 const DEMO_DECIMALS = 6;
@@ -122,3 +121,6 @@ export async function startTronSandboxDevnet(
     stop: () => devnet.close(),
   };
 }
+
+/** The devnet the sandbox runs for Tron. */
+export const tronSandboxDevnets: DevnetStarters = { tron: startTronSandboxDevnet };

@@ -1,18 +1,17 @@
-import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
-import { formatAmount, parseAmount } from '../chains/amount.ts';
-import type { EvmChainName } from '../chains/evm/chains.ts';
-import { checksumAddress, isEvmAddress } from '../chains/evm/keys.ts';
-import type { Network } from '../chains/types.ts';
-import { ApiError, invalidField } from '../errors.ts';
+import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import {
   assertFaucetCanGive,
   type Faucet,
   type FaucetRequest,
   type FaucetResult,
   MAX_MINT_TOKENS,
-} from '../services/faucets.ts';
-import type { DevnetStarter, RunningDevnet } from './devnets.ts';
-import type { DevnetSettings } from './settings.ts';
+} from '../../services/faucets.ts';
+import { formatAmount, parseAmount } from '../amount.ts';
+import type { DevnetSettings, DevnetStarter, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
+import type { Network } from '../types.ts';
+import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.ts';
+import { checksumAddress, isEvmAddress } from './keys.ts';
 
 /** The devnet's USDT has 6 decimals, like mainnet USDT. */
 const USDT_DECIMALS = 6;
@@ -96,3 +95,8 @@ export function evmSandboxDevnet(chain: EvmChainName, symbol: string): DevnetSta
     };
   };
 }
+
+/** The devnets the sandbox runs for every EVM chain, each with its native coin. */
+export const evmSandboxDevnets: DevnetStarters = Object.fromEntries(
+  EVM_CHAIN_NAMES.map((chain) => [chain, evmSandboxDevnet(chain, EVM_CHAINS[chain].nativeSymbol)]),
+);

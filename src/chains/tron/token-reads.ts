@@ -1,24 +1,25 @@
-import type { ChainRegistry } from '../chains/registry.ts';
-import type { TronAdapter } from '../chains/tron/adapter.ts';
-import { toBase58Address } from '../chains/tron/address.ts';
-import { TronContractError } from '../chains/tron/errors.ts';
-import { trc10Info } from '../chains/tron/reads.ts';
-import type { Network } from '../chains/types.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
+import type { ChainRegistry } from '../registry.ts';
+import type { Network } from '../types.ts';
+import type { TronAdapter } from './adapter.ts';
+import { toBase58Address } from './address.ts';
+import { TronContractError } from './errors.ts';
+import { trc10Info } from './reads.ts';
 
-export interface TronDeps {
+export interface TronTokenReadsDeps {
   registry: ChainRegistry;
 }
 
-/** The Tron reads behind the routes (sends: chains/tron/sends.ts). */
-export class TronService {
-  constructor(private readonly deps: TronDeps) {}
+/**
+ * Tron's own reads behind its routes: TRC20 and TRC10 balances, TRC20 info and the chain parameters
+ * (the reads every chain has: reads.ts; sends: sends.ts).
+ */
+export class TronTokenReads {
+  constructor(private readonly deps: TronTokenReadsDeps) {}
 
   adapter(network: Network): TronAdapter {
     return this.deps.registry.get<TronAdapter>('tron', network);
   }
-
-  // --- token reads and chain parameters (the reads every chain has: chains/tron/reads.ts) -------
 
   async trc20Balance(network: Network, address: string, contract: string) {
     const { balance, decimals } = await this.adapter(network).getTrc20Balance(address, contract);
