@@ -218,10 +218,7 @@ export class PriceService {
   /** Closing the providers ends their calls in flight, so a refresh waiting on one ends with them. */
   async close(): Promise<void> {
     this.stop();
-    await Promise.allSettled([
-      this.#refreshing,
-      ...this.#providers.map((provider) => provider.close?.()),
-    ]);
+    await Promise.allSettled([this.#refreshing, ...this.#providers.map((provider) => provider.close?.())]);
   }
 
   async #views(symbols: PriceSymbol[], currency: QuoteCurrency): Promise<PriceView[]> {
