@@ -12,6 +12,11 @@ const CHAIN_AGNOSTIC_GROUPS = new Set(['webhooks', 'prices']);
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** The methods a 405's `Allow` can name: the only ones the route index needs. */
+function isIndexedMethod(method: string): method is (typeof METHODS)[number] {
+  return (METHODS as readonly string[]).includes(method);
+}
+
 /** Status for Fastify's and its plugins' own request errors, where their statusCode is not enough. */
 const STATUS_BY_CODE: Record<string, number> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 413,
@@ -48,10 +53,10 @@ export function registerErrorHandling(
   const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
+    for (const method of methods.filter(isIndexedMethod)) {
       if (route.url.includes('*')) continue;
       try {
-        routes.on(method as never, route.url, () => {});
+        routes.on(method, route.url, () => {});
       } catch {
         // Same path registered twice (e.g. HEAD beside GET): one entry is enough.
       }
@@ -66,7 +71,7 @@ export function registerErrorHandling(
   /** 404 for an unknown path or chain, 405 (with Allow) for a known path asked with another method. */
   const answerUnknownRoute = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path, {} as never) !== null);
+    const allowed = METHODS.filter((m) => m !== request.method && routes.find(m, path) !== null);
     const chain = /^\/api\/v2\/([^/]+)/.exec(path)?.[1];
     if (chain !== undefined && !CHAIN_AGNOSTIC_GROUPS.has(chain) && !supportsChain(chain)) {
       return reply.code(404).send(errorBody(404, UNSUPPORTED_BLOCKCHAIN));

@@ -1,4 +1,4 @@
-import { formatAmount } from '../chains/amount.ts';
+import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { invalidField } from '../errors.ts';
 
@@ -44,4 +44,13 @@ export function assertFaucetCanGive(units: bigint, most: bigint, decimals: numbe
   if (units <= most) return;
   const available = formatAmount(most > 0n ? most : 0n, decimals);
   throw invalidField('amount', `The faucet can give at most ${available} ${symbol} per request.`);
+}
+
+/** A faucet request's amount in base units of an asset with `decimals`, or a 422 on the amount field. */
+export function faucetUnits(request: FaucetRequest, decimals: number): bigint {
+  try {
+    return parseAmount(request.amount, decimals);
+  } catch (error) {
+    throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
+  }
 }

@@ -5,9 +5,10 @@ import {
   type Faucet,
   type FaucetRequest,
   type FaucetResult,
+  faucetUnits,
   MAX_MINT_TOKENS,
 } from '../../services/faucets.ts';
-import { formatAmount, parseAmount } from '../amount.ts';
+import { formatAmount } from '../amount.ts';
 import type { DevnetSettings, DevnetStarter, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
 import type { Network } from '../types.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.ts';
@@ -29,13 +30,7 @@ class EvmDevnetFaucet implements Faucet {
     if (!isEvmAddress(request.address))
       throw invalidField('address', 'The address field must be an address.');
     const address = checksumAddress(request.address);
-    const amount = (decimals: number) => {
-      try {
-        return parseAmount(request.amount, decimals);
-      } catch (error) {
-        throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
-      }
-    };
+    const amount = (decimals: number) => faucetUnits(request, decimals);
     const contract = request.contractaddress?.toLowerCase();
     const { erc20, erc721 } = this.devnet.tokens;
     if (contract === undefined || contract === '') {

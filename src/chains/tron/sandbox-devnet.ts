@@ -6,9 +6,10 @@ import {
   type Faucet,
   type FaucetRequest,
   type FaucetResult,
+  faucetUnits,
   MAX_MINT_TOKENS,
 } from '../../services/faucets.ts';
-import { formatAmount, parseAmount } from '../amount.ts';
+import { formatAmount } from '../amount.ts';
 import type { DevnetSettings, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
 import type { Network } from '../types.ts';
 import { isTronAddress, toBase58Address } from './address.ts';
@@ -27,13 +28,7 @@ class TronDevnetFaucet implements Faucet {
     if (!isTronAddress(request.address))
       throw invalidField('address', 'The address field must be a Tron address.');
     const address = toBase58Address(request.address);
-    const amount = (decimals: number) => {
-      try {
-        return parseAmount(request.amount, decimals);
-      } catch (error) {
-        throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
-      }
-    };
+    const amount = (decimals: number) => faucetUnits(request, decimals);
     const { tokens } = this.devnet;
     const contract = request.contractaddress;
     if (contract === undefined || contract === '') {
