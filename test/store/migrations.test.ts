@@ -94,7 +94,7 @@ describe(`store on ${testDatabase()}`, () => {
         }
       })();
       try {
-        for (let i = 0; i < 40; i++) {
+        for (let i = 0; i < 15; i++) {
           const other = freshDatabase();
           const store = await openStore(POSTGRES_URL, { pgSchema: other.pgSchema! });
           try {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { run } from '../helpers/processes.ts';
 
+// A process test: the CLI runs on the store code every database shares (the production-start test runs
+// it on Postgres), so it runs once, on SQLite.
 let gw: TestGateway;
 const cli = (...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], gw.database.processEnv);
