@@ -29,8 +29,8 @@ export interface SendScope {
 
 /**
  * Every send of every family, once: the family has checked the request's fields; here the key is
- * unlocked (the address's password, or the caller's private key, which must be `from`'s), the
- * transaction built, one `transactions` unit reserved, the transaction signed and broadcast, and the
+ * unlocked (the address's password, or the caller's private key, which must be `from`'s), one
+ * `transactions` unit reserved, the transaction built, signed and broadcast, and the
  * outcome recorded in the history. A refusal after the reservation gives the unit back.
  *
  * The failure policy, one for all families: every attempt that reached the node or the signing is in
@@ -44,16 +44,17 @@ export class SendPipeline {
     const family = this.family(scope.chain);
     // The key first: a wrong password is refused (and throttled) before the node is asked anything.
     const key = await this.signingKey(scope, proof, prepared.from);
-    let built: BuiltSend;
-    try {
-      built = await prepared.build();
-    } catch (error) {
-      if (typeof key === 'string') await this.recordFailure(scope, prepared.record, null, error);
-      throw family.sends.answer(error);
-    }
-    // Another address's key is refused once built, so that the refusal can name the transaction (Tron).
-    if (typeof key !== 'string') throw family.sends.keyRefused(key, prepared.from, built.txid);
+    // The unit is reserved before the node is asked to build: a caller with no sends left costs no node call.
     return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
+      let built: BuiltSend;
+      try {
+        built = await prepared.build();
+      } catch (error) {
+        if (typeof key === 'string') await this.recordFailure(scope, prepared.record, null, error);
+        throw family.sends.answer(error);
+      }
+      // Another address's key is refused once built, so that the refusal can name the transaction (Tron).
+      if (typeof key !== 'string') throw family.sends.keyRefused(key, prepared.from, built.txid);
       try {
         const sent = await built.send(key);
         await this.recordSent(scope, prepared.record, sent.txid);
