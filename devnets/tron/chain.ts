@@ -13,6 +13,12 @@ import type { TvmBlock } from './tvm.ts';
 export const BLOCK_INTERVAL_MS = 3000n;
 const BLOCK_VERSION = 34;
 const TAPOS_WINDOW = 65_536n;
+/**
+ * How many blocks back a reorg may go, whatever the solidified window: the world after each of them is
+ * kept. java-tron never switches below its solidified block; a devnet solidified at once still lets a
+ * test replace its newest blocks, as anvil_reorg does.
+ */
+export const REORG_WINDOW = 32n;
 
 export interface StoredTx {
   tx: Transaction;
@@ -96,7 +102,8 @@ export class TronChain {
     this.blocks.push(block);
     this.byId.set(block.id, block);
     this.snapshots.set(block.header.number, cloneWorld(this.world));
-    const keepFrom = block.header.number - this.solidifyLag;
+    const keepFrom =
+      block.header.number - (this.solidifyLag > REORG_WINDOW ? this.solidifyLag : REORG_WINDOW);
     for (const n of this.snapshots.keys()) if (n < keepFrom) this.snapshots.delete(n);
   }
 
@@ -244,6 +251,31 @@ export class TronChain {
     return this.serialize(() => {
       const out: Block[] = [];
       for (let i = 0; i < count; i++) out.push(this.produce());
+      return out;
+    });
+  }
+
+  /**
+   * Replaces the newest `depth` blocks with as many empty ones: their transactions, and the pending ones,
+   * are dropped, and the world goes back to the block below them. A follower sees the new blocks' parent
+   * hashes change, as on a fork switch.
+   */
+  reorg(depth: number): Promise<Block[]> {
+    return this.serialize(() => {
+      const head = this.head.header.number;
+      const base = head - BigInt(depth);
+      const baseWorld = this.snapshots.get(base);
+      if (depth < 1 || base < 0n || baseWorld === undefined)
+        throw new Error(`a reorg reaches back at most ${REORG_WINDOW} blocks, and not past genesis`);
+      for (const dropped of this.blocks.splice(Number(base) + 1)) {
+        this.byId.delete(dropped.id);
+        this.snapshots.delete(dropped.header.number);
+        for (const tx of dropped.transactions) this.txs.delete(txIdOf(tx.raw));
+      }
+      this.pending = [];
+      this.world = cloneWorld(baseWorld);
+      const out: Block[] = [];
+      for (let i = 0; i < depth; i++) out.push(this.produce());
       return out;
     });
   }

@@ -53,6 +53,8 @@ export interface TronDevnet {
   chain: TronChain;
   /** Produces `n` blocks now; resolves to the new head block number. */
   mine(n?: number): Promise<number>;
+  /** Replaces the newest `depth` blocks with empty ones (at most 32); their transactions are dropped. */
+  reorg(depth: number): Promise<void>;
   faucetTrx(address: string, sun: bigint): Promise<string>;
   faucetTrc20(contract: string, to: string, units: bigint): Promise<string>;
   faucetTrc721(contract: string, to: string): Promise<bigint>;
@@ -135,6 +137,9 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
     mine: async (n = 1) => {
       await chain.mine(n);
       return Number(chain.head.header.number);
+    },
+    reorg: async (depth) => {
+      await chain.reorg(depth);
     },
     faucetTrx: (address, sun) => faucet.trx(address, sun),
     faucetTrc20: (contract, to, units) => faucet.trc20(contract, to, units),

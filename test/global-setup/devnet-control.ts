@@ -33,6 +33,7 @@ function count(args: unknown[], index: number): number | undefined {
 export function tronOperations(devnet: TronDevnet): Record<string, Operation> {
   return {
     mine: (args) => devnet.mine(count(args, 0)),
+    reorg: (args) => devnet.reorg(count(args, 0) ?? 1),
     faucetTrx: (args) => devnet.faucetTrx(text(args, 0), big(args, 1)),
     faucetTrc20: (args) => devnet.faucetTrc20(text(args, 0), text(args, 1), big(args, 2)),
     faucetTrc721: (args) => devnet.faucetTrc721(text(args, 0), text(args, 1)),

@@ -80,6 +80,9 @@ export async function sharedTronDevnet(): Promise<SharedTronDevnet> {
   return {
     ...info,
     mine: async (n) => isNumber(await call('mine', n)),
+    reorg: async (depth) => {
+      await call('reorg', depth);
+    },
     faucetTrx: async (address, sun) => isString(await call('faucetTrx', address, sun)),
     faucetTrc20: async (contract, to, units) => isString(await call('faucetTrc20', contract, to, units)),
     faucetTrc721: async (contract, to) => isBigint(await call('faucetTrc721', contract, to)),

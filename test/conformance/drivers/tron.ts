@@ -1,4 +1,5 @@
-// Tron on the run's Tron devnet: amounts in sun, TRC20 for tokens, tronweb signs outside the gateway.
+// Tron on the run's Tron devnet: amounts in sun, TRC20 for tokens, tronweb signs outside the gateway, the
+// devnet's reorg replaces its newest blocks.
 import { TronWeb, utils } from 'tronweb';
 import { sharedTronDevnet } from '../../helpers/shared-devnets.ts';
 import type { ConformanceDriver } from '../driver.ts';
@@ -51,11 +52,7 @@ export async function tronDriver(): Promise<ConformanceDriver> {
       body: { transaction: utils.crypto.signTransaction(key.privateKey, built.data) },
       txid: built.data.txID,
     }),
-    gaps: {
-      'webhook reverted when a reorg drops a notified transfer':
-        'the Tron devnet cannot reorg: devnets/tron keeps one chain and has no fork to switch to',
-      'wrong password on a send: 401, nothing moves':
-        'Tron answers 422 `Validate signature error`, as Chaingateway does (README, Tron: wrong key or password)',
-    },
+    reorg: (depth) => devnet.reorg(depth),
+    gaps: {},
   };
 }
