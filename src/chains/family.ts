@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static, TSchema, TString } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.ts';
+import type { Env, Setting } from '../config/setting.ts';
 import type { NodeEndpointConfig } from '../config.ts';
 import type { ApiError } from '../errors.ts';
 import type { NetworkProbe } from './network-check.ts';
@@ -22,6 +23,8 @@ export interface ChainFamily {
   probe: (client: NodeClient) => HeadProbe;
   /** Which chain and network one endpoint serves (checked at start; one on another is disabled). */
   identify: NetworkProbe;
+  /** Headers sent to every endpoint of the chain, from the family's settings (Tron: TronGrid's API key). */
+  endpointHeaders?: (settings: Env) => Record<string, string>;
 }
 
 /** How a family makes, reads and names its keys. */
@@ -130,9 +133,6 @@ export interface SendRecord {
   tokenid?: string | null;
 }
 
-/** Why a key offered for `from` cannot sign: its password is wrong, or it is another address's key. */
-export type KeyRefusal = { kind: 'wrong-password' } | { kind: 'other-signer'; signer: string };
-
 /** A refused send's history row, in the family's words. */
 export interface FailedSendRow {
   txid: string | null;
@@ -145,8 +145,11 @@ export interface FailedSendRow {
  * policy (services/send-pipeline.ts); how they read is the family's.
  */
 export interface SendWording {
-  /** The answer to a key that cannot sign for `from`; `txid` is the built transaction's, when known. */
-  keyRefused(refusal: KeyRefusal, from: string, txid: string | null): ApiError;
+  /**
+   * The answer to a private key given for `from` that is `signer`'s; `txid` is the built transaction's,
+   * when known. (A wrong password is the pipeline's 401 for every family.)
+   */
+  keyRefused(signer: string, from: string, txid: string | null): ApiError;
   /** The answer the history keeps of a broadcast transaction. */
   sentResponse(txid: string): unknown;
   /** The history row of a refusal; `txid` is the built transaction's, when known. */
@@ -192,10 +195,21 @@ export interface SignedBroadcast {
 /** The services every family builds on: the whole context but the families' own parts. */
 export type SharedServices = Omit<AppContext, 'familyParts'>;
 
+/** Work that runs on a timer until stopped. */
+export interface BackgroundTask {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 /** What a family builds once per context on the shared services: its own routes, over the parts they use. */
 export interface FamilyParts {
   /** The routes only this family has, registered once for all its chains. */
   readonly routes: FastifyPluginAsyncTypebox;
+  /**
+   * The family's work beside the chain watchers, started where the watcher role runs (EVM: sends a node
+   * lost are broadcast again, and how mined sends ended is written into the history).
+   */
+  readonly watcherTasks: readonly BackgroundTask[];
 }
 
 export interface FamilyModule {
@@ -203,6 +217,11 @@ export interface FamilyModule {
   readonly name: string;
   /** Every chain this family serves, with its adapter factory, public endpoints and head probe. */
   readonly chains: Partial<Record<ChainName, ChainFamily>>;
+  /**
+   * The family's own settings, documented and checked with the gateway's; the family reads their text
+   * from `config.familySettings`.
+   */
+  readonly settings: Readonly<Record<string, Setting<unknown>>>;
   readonly keys: KeyCodec;
   readonly address: AddressForm;
   readonly custody: CustodyAnswers;
@@ -213,8 +232,7 @@ export interface FamilyModule {
   /** How this family's sends word their refusals. */
   readonly sends: SendWording;
   /** Builds the family's own parts (its sends, its reads, its routes) on the shared services. */
-  createParts(
-    shared: SharedServices,
-  ): FamilyParts /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */;
+  createParts(shared: SharedServices): FamilyParts;
+  /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */
   sandboxDevnets(): Promise<DevnetStarters>;
 }

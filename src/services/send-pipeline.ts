@@ -1,17 +1,13 @@
 import type { QuotaService } from '../accounts/quotas.ts';
-import type {
-  BuiltSend,
-  FamilyModule,
-  KeyRefusal,
-  PreparedSend,
-  SendRecord,
-  SignedBroadcast,
-} from '../chains/family.ts';
+import type { BuiltSend, FamilyModule, PreparedSend, SendRecord, SignedBroadcast } from '../chains/family.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
-import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError, VALIDATION_FAILED } from '../errors.ts';
+import { wrongPasswordIs401 } from './address-custody.ts';
 import type { TransactionLog } from './transaction-log.ts';
+
+/** The key that signs for `from`, or the address whose key the caller gave instead. */
+type SigningKey = { signs: true; privateKey: string } | { signs: false; signer: string };
 
 export interface SendPipelineDeps {
   addressKeys: AddressKeys;
@@ -50,13 +46,13 @@ export class SendPipeline {
       try {
         built = await prepared.build();
       } catch (error) {
-        if (typeof key === 'string') await this.recordFailure(scope, prepared.record, null, error);
+        if (key.signs) await this.recordFailure(scope, prepared.record, null, error);
         throw family.sends.answer(error);
       }
       // Another address's key is refused once built, so that the refusal can name the transaction (Tron).
-      if (typeof key !== 'string') throw family.sends.keyRefused(key, prepared.from, built.txid);
+      if (key.signs === false) throw family.sends.keyRefused(key.signer, prepared.from, built.txid);
       try {
-        const sent = await built.send(key);
+        const sent = await built.send(key.privateKey);
         await this.recordSent(scope, prepared.record, sent.txid);
         return sent.data;
       } catch (error) {
@@ -90,22 +86,18 @@ export class SendPipeline {
   }
 
   /**
-   * The key that signs for `from`, or why another address's key cannot; a wrong password is refused
-   * here in the family's words. Neither leaves a row.
+   * The key that signs for `from`, or the address another key given for it belongs to; a wrong password
+   * is refused here (401, as every custody route answers it). Neither leaves a row.
    */
-  private async signingKey(
-    scope: SendScope,
-    proof: SigningProof,
-    from: string,
-  ): Promise<string | KeyRefusal> {
+  private async signingKey(scope: SendScope, proof: SigningProof, from: string): Promise<SigningKey> {
     const family = this.family(scope.chain);
     try {
-      return await this.deps.addressKeys.signingKey({ ...scope, codec: family.keys }, from, proof);
+      const privateKey = await wrongPasswordIs401(() =>
+        this.deps.addressKeys.signingKey({ ...scope, codec: family.keys }, from, proof),
+      );
+      return { signs: true, privateKey };
     } catch (error) {
-      if (error instanceof WrongPasswordError) {
-        throw family.sends.keyRefused({ kind: 'wrong-password' }, from, null);
-      }
-      if (error instanceof KeyMismatchError) return { kind: 'other-signer', signer: error.signer };
+      if (error instanceof KeyMismatchError) return { signs: false, signer: error.signer };
       throw error;
     }
   }

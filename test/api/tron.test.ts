@@ -302,8 +302,8 @@ describe('sending', () => {
     const wrongPassword = await api('POST', '/transactions', {
       json: { from: from.address, to: other.address, amount: 1, password: 'not the password' },
     });
-    expect(wrongPassword.status).toBe(422);
-    expect(wrongPassword.body.message).toMatch(/^Validate signature error/);
+    expect(wrongPassword.status).toBe(401);
+    expect(wrongPassword.body.message).toBe('Wrong password provided');
     const noProof = await api('POST', '/transactions', {
       json: { from: from.address, to: other.address, amount: 1 },
     });

@@ -4,10 +4,8 @@ import { checksumAddress } from './keys.ts';
 
 /** EVM sends answer the node's refusals as they are; the history keeps the refusal's message and status. */
 export const evmSendWording: SendWording = {
-  keyRefused: (refusal, from) =>
-    refusal.kind === 'wrong-password'
-      ? new ApiError(401, 'Wrong password provided')
-      : new ApiError(422, `The private key does not belong to ${checksumAddress(from)}`),
+  keyRefused: (_signer, from) =>
+    new ApiError(422, `The private key does not belong to ${checksumAddress(from)}`),
   sentResponse: (txid) => ({ txid }),
   failureRow: (error) => ({ txid: null, response: { error: error.message }, httpStatus: error.status }),
   answer: (error) => error,

@@ -1,6 +1,5 @@
 import { ApiError } from '../../errors.ts';
 import type { SendWording } from '../family.ts';
-import { toBase58Address } from './address.ts';
 import { TronBroadcastError, TronNodeError } from './errors.ts';
 
 /**
@@ -8,16 +7,11 @@ import { TronBroadcastError, TronNodeError } from './errors.ts';
  * `Validate signature error ...`); the history keeps the node's code and whole message.
  */
 export const tronSendWording: SendWording = {
-  keyRefused: (refusal, from, txid) =>
-    refusal.kind === 'wrong-password'
-      ? new ApiError(
-          422,
-          `Validate signature error: the password does not open the key of ${toBase58Address(from)}`,
-        )
-      : new ApiError(
-          422,
-          `Validate signature error: ${txid} is signed by ${refusal.signer} but it is not contained of permission.`,
-        ),
+  keyRefused: (signer, _from, txid) =>
+    new ApiError(
+      422,
+      `Validate signature error: ${txid} is signed by ${signer} but it is not contained of permission.`,
+    ),
   sentResponse: (txid) => ({ result: true, txid }),
   failureRow: (error, txid) =>
     error instanceof TronBroadcastError || error instanceof TronNodeError

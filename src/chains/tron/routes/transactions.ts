@@ -21,8 +21,9 @@ const tags = ['tron'];
 const SEND_ERRORS = [401, 404, 422, 502, 503];
 const CREATED = 'Succesfully created transaction';
 const SIGNING =
-  'Signed with `password` (a stored address of yours) or `privatekey` (an unsecure address). A key or ' +
-  'password that does not match `from` answers 422 `Validate signature error ...`; too little TRX answers 422 ' +
+  'Signed with `password` (a stored address of yours) or `privatekey` (an unsecure address). A wrong ' +
+  "password answers 401 `Wrong password provided`; a private key that is not `from`'s answers 422 " +
+  '`Validate signature error ...`; too little TRX answers 422 ' +
   '`balance is not sufficient`. Counts one `transactions` unit when broadcast.';
 
 /** History, sends of TRX / TRC20 / TRC10 / TRC721 and broadcasts of signed ones (builds: builds.ts). */
