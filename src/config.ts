@@ -5,7 +5,13 @@ import { ConfigError, type ConfigProblem } from './config/error.ts';
 import { DEFAULT_PLANS, type PlanConfig } from './config/plans.ts';
 import type { RequiredChains } from './config/required-chains.ts';
 import { type Env, withoutEmpty } from './config/setting.ts';
-import { MASTER_KEY_HINT, readSettings, type SettingValues } from './config/settings.ts';
+import {
+  MASTER_KEY_HINT,
+  readSettings,
+  type SettingsTable,
+  type SettingValues,
+  settingProblems,
+} from './config/settings.ts';
 import type { KdfLimits } from './custody/kdf-scheduler.ts';
 import type { PasswordThrottleSettings } from './custody/password-throttle.ts';
 import type { LogFormat } from './logger.ts';
@@ -41,8 +47,12 @@ export interface Config {
   nodeProbeIntervalMs: number;
   /** Chains and networks /readyz requires a reachable node for (REQUIRED_CHAINS). */
   requiredChains: RequiredChains;
-  /** Default most TRX (in sun) a TRC20/TRC721 transfer may burn for energy and bandwidth. */
-  tronFeeLimitSun: bigint;
+  /**
+   * Every setting's text (file and environment), from which each chain family reads its own (e.g.
+   * TRON_FEE_LIMIT_TRX); checked by loadConfig when it is given the families' table, and at the latest
+   * when the context is built.
+   */
+  familySettings: Env;
   /** Base64 32-byte key sealing webhook secrets; unset: `<dataDir>/master.key`, created on first start. */
   masterKey: string | undefined;
   /** CIDRs webhook URLs may reach although private (the sandbox opens loopback). */
@@ -67,16 +77,18 @@ export interface Config {
 
 /**
  * Reads the whole configuration from the environment (and the optional JSON file named by CONFIG_FILE,
- * whose keys are the same variable names), as `SETTINGS` describes it. Throws one ConfigError naming
- * every missing or invalid setting.
+ * whose keys are the same variable names), as `SETTINGS` describes it, and the chain families' own
+ * settings when given their table (`familySettings()` of chains/families.ts; left out where loading every
+ * family would only slow a command down). Throws one ConfigError naming every missing or invalid setting.
  */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, familySettings: SettingsTable = []): Config {
   const problems: ConfigProblem[] = [];
   const file = readConfigFile(env['CONFIG_FILE'], problems);
-  const { values, problems: unreadable } = readSettings({ ...file, ...withoutEmpty(env) });
-  problems.push(...unreadable, ...crossProblems(values));
+  const text = { ...file, ...withoutEmpty(env) };
+  const { values, problems: unreadable } = readSettings(text);
+  problems.push(...unreadable, ...settingProblems(familySettings, text), ...crossProblems(values));
   if (problems.length > 0) throw new ConfigError(problems);
-  return configOf(values as SettingValues);
+  return { ...configOf(values as SettingValues), familySettings: text };
 }
 
 /** The settings that are valid alone but not together; each is checked only when its parts were read. */
@@ -103,7 +115,7 @@ function crossProblems(v: Partial<SettingValues>): ConfigProblem[] {
   return problems;
 }
 
-function configOf(v: SettingValues): Config {
+function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
   const dataDir = path.resolve(v.DATA_DIR ?? v.SANDBOX_DIR ?? 'data');
   const plans = v.PLANS ?? DEFAULT_PLANS;
   return {
@@ -127,7 +139,6 @@ function configOf(v: SettingValues): Config {
     nodeRetries: v.NODE_RETRIES,
     nodeProbeIntervalMs: v.NODE_PROBE_INTERVAL_SECONDS * 1_000,
     requiredChains: v.REQUIRED_CHAINS,
-    tronFeeLimitSun: BigInt(v.TRON_FEE_LIMIT_TRX) * 1_000_000n,
     endpoints: v['<CHAIN>_<NETWORK>_URLS'],
     masterKey: v.MASTER_KEY,
     webhookAllowCidrs: [...(v.WEBHOOK_ALLOW_CIDRS ?? [])],

@@ -2,10 +2,11 @@ import { syncPlans } from './accounts/plans.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
-import { CHAIN_FAMILIES, FAMILIES, familyOf } from './chains/families.ts';
+import { CHAIN_FAMILIES, FAMILIES, familyOf, familySettings } from './chains/families.ts';
 import type { ChainFamily, SharedServices } from './chains/family.ts';
 import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
+import { settingProblems } from './config/settings.ts';
 import { type Config, ConfigError } from './config.ts';
 import { AddressKeys } from './custody/address-keys.ts';
 import { HdWallets } from './custody/hd-wallets.ts';
@@ -49,6 +50,9 @@ export interface ContextOptions {
 /** Opens the store, applies migrations, syncs plans and wires the services every role shares. */
 export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
   const { logger, now } = options;
+  // The families' own settings, in case the config was loaded without their table.
+  const familyProblems = settingProblems(familySettings(), config.familySettings);
+  if (familyProblems.length > 0) throw new ConfigError(familyProblems);
   const webhookAllowlist = allowlistOf(config);
   const masterKey = MasterKey.load(config.masterKey, config.dataDir);
   const families = options.chains ?? CHAIN_FAMILIES;

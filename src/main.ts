@@ -1,4 +1,4 @@
-import { CHAIN_FAMILIES } from './chains/families.ts';
+import { CHAIN_FAMILIES, familySettings } from './chains/families.ts';
 import { checkNodes } from './chains/network-check.ts';
 import { EXIT_CONFIG } from './config/error.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -14,7 +14,7 @@ import { startBackgroundRoles, stopRolesForShutdown } from './roles.ts';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
-    config = loadConfig();
+    config = loadConfig(process.env, familySettings());
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

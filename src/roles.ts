@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from './app-context.ts';
-import { NonceReconciler } from './chains/evm/nonce-reconciler.ts';
+import type { BackgroundTask } from './chains/family.ts';
 import { NETWORKS } from './chains/types.ts';
 import { OutboxDeliverer } from './webhooks/deliverer.ts';
 import { ChainWatcher } from './webhooks/watcher.ts';
 
 export interface BackgroundRoles {
   watchers: ChainWatcher[];
-  reconciler: NonceReconciler | null;
+  /** The families' own work beside the watchers (families' `watcherTasks`). */
+  familyTasks: readonly BackgroundTask[];
   deliverer: OutboxDeliverer | null;
   stop(): Promise<void>;
 }
@@ -57,27 +58,23 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
       })
     : null;
   deliverer?.start();
-  // Sent-but-unmined EVM transactions are re-broadcast by whichever instances watch the chains.
-  const reconciler = ctx.config.roles.watcher
-    ? new NonceReconciler(
-        ctx.store.db,
-        ctx.store.dialect,
-        ctx.registry,
-        ctx.logger.child({ role: 'nonces' }),
-        {
-          troubleLog: ctx.troubleLog,
-        },
-      )
-    : null;
-  reconciler?.start();
+  // Whichever instances watch the chains also follow what was sent on them.
+  const familyTasks = ctx.config.roles.watcher
+    ? [...ctx.familyParts.values()].flatMap((parts) => parts.watcherTasks)
+    : [];
+  for (const task of familyTasks) task.start();
   // Every process probes the nodes: readiness and node metrics are per instance, whatever its roles.
   ctx.nodeMonitor.start();
   return {
     watchers,
     deliverer,
-    reconciler,
+    familyTasks,
     stop: async () => {
-      await Promise.all([...watchers.map((w) => w.stop()), deliverer?.stop(), reconciler?.stop()]);
+      await Promise.all([
+        ...watchers.map((w) => w.stop()),
+        deliverer?.stop(),
+        ...familyTasks.map((task) => task.stop()),
+      ]);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { SettingsTable } from '../config/settings.ts';
 import { evmFamily } from './evm/index.ts';
 import type { ChainFamily, FamilyModule } from './family.ts';
 import { tronFamily } from './tron/index.ts';
@@ -14,6 +15,11 @@ export const CHAIN_FAMILIES: Partial<Record<ChainName, ChainFamily>> = Object.as
 
 /** The chains this build serves, in the API's order: what the OpenAPI lists wherever a chain is named. */
 export const SERVED_CHAINS: ChainName[] = CHAIN_NAMES.filter((chain) => CHAIN_FAMILIES[chain] !== undefined);
+
+/** The settings the families read themselves, by name (checked and documented with the gateway's). */
+export function familySettings(): SettingsTable {
+  return FAMILIES.flatMap((family) => Object.entries(family.settings));
+}
 
 export function isServedChain(value: string): value is ChainName {
   return (SERVED_CHAINS as string[]).includes(value);

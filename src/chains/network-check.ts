@@ -32,7 +32,7 @@ export interface CheckedFamily {
 export async function checkNodes(
   registry: ChainRegistry,
   families: Partial<Record<ChainName, CheckedFamily>>,
-  config: Pick<Config, 'endpoints' | 'nodeTimeoutMs' | 'nodeRetries'>,
+  config: Pick<Config, 'endpoints' | 'familySettings' | 'nodeTimeoutMs' | 'nodeRetries'>,
   logger: Logger,
   troubleLog: TroubleLog = new TroubleLog(),
 ): Promise<void> {
@@ -40,7 +40,7 @@ export async function checkNodes(
     const family = families[chain];
     if (family === undefined) return [];
     return registry.networksOf(chain).flatMap((network) => {
-      const endpoints = endpointsOf(config, chain, network, family.defaults);
+      const endpoints = endpointsOf(config, chain, network, family);
       const labels = endpointLabels(endpoints.map((endpoint) => new URL(endpoint.url)));
       return endpoints.map(async (endpoint, i) => {
         const label = labels[i]!;

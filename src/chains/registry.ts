@@ -1,6 +1,7 @@
 import type { Config, NodeEndpointConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { ChainFamily } from './family.ts';
 import { type ChainAdapter, type ChainName, NETWORKS, type Network } from './types.ts';
 
 export const UNSUPPORTED_BLOCKCHAIN = 'Unsupported blockchain';
@@ -86,23 +87,29 @@ export class ChainRegistry {
   }
 }
 
-/** The configured endpoints of a chain and network, or else the family's public defaults. */
+/** What the registry needs of a served chain's family. */
+export type EndpointSource = Pick<ChainFamily, 'defaults' | 'endpointHeaders'>;
+
+/**
+ * The configured endpoints of a chain and network, or else the family's public defaults, with the
+ * headers the family sends to every endpoint.
+ */
 export function endpointsOf(
-  config: Pick<Config, 'endpoints'>,
+  config: Pick<Config, 'endpoints' | 'familySettings'>,
   chain: ChainName,
   network: Network,
-  defaults: Partial<Record<Network, NodeEndpointConfig[]>>,
+  family: EndpointSource,
 ): NodeEndpointConfig[] {
-  return config.endpoints[chain]?.[network] ?? defaults[network] ?? [];
+  const endpoints = config.endpoints[chain]?.[network] ?? family.defaults[network] ?? [];
+  const headers = family.endpointHeaders?.(config.familySettings) ?? {};
+  return endpoints.map((endpoint) => ({ ...endpoint, headers: { ...endpoint.headers, ...headers } }));
 }
 
 /** Builds the registry from the configured endpoints (or each family's public defaults). */
 export function buildRegistry(
   config: Config,
   logger: Logger,
-  families: Partial<
-    Record<ChainName, { factory: AdapterFactory; defaults: Partial<Record<Network, NodeEndpointConfig[]>> }>
-  >,
+  families: Partial<Record<ChainName, EndpointSource & Pick<ChainFamily, 'factory'>>>,
   onAttemptFailed?: NodeAttemptObserver,
 ): ChainRegistry {
   const registry = new ChainRegistry();
@@ -111,7 +118,7 @@ export function buildRegistry(
     NonNullable<(typeof families)[ChainName]>,
   ][]) {
     for (const network of NETWORKS) {
-      const endpoints = endpointsOf(config, chain, network, family.defaults);
+      const endpoints = endpointsOf(config, chain, network, family);
       if (endpoints.length === 0) continue;
       const adapter = family.factory({
         chain,

@@ -135,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return parsed.values.help ? 0 : 2;
   }
-  const setup = runSetupCommand(parsed.positionals.slice(0, 2).join(' '));
+  const setup = await runSetupCommand(parsed.positionals.slice(0, 2).join(' '));
   if (setup !== undefined) {
     process.stdout.write(setup.stdout);
     process.stderr.write(setup.stderr);

@@ -13,7 +13,7 @@ export interface CommandResult {
  * The commands that need no database: making a master key and checking the configuration (which
  * `npm start` runs before it builds). Undefined for any other command.
  */
-export function runSetupCommand(command: string): CommandResult | undefined {
+export async function runSetupCommand(command: string): Promise<CommandResult | undefined> {
   switch (command) {
     case 'master-key generate':
       return { code: 0, stdout: `${randomBytes(32).toString('base64')}\n`, stderr: '' };
@@ -24,9 +24,11 @@ export function runSetupCommand(command: string): CommandResult | undefined {
   }
 }
 
-function checkConfig(): CommandResult {
+async function checkConfig(): Promise<CommandResult> {
+  // Loaded only here: every family's code, for the settings the families read themselves.
+  const { familySettings } = await import('../chains/families.ts');
   try {
-    const config = loadConfig();
+    const config = loadConfig(process.env, familySettings());
     const summary = configSummary(config).map((line) => `  ${line}\n`);
     return { code: 0, stdout: `configuration OK\n${summary.join('')}`, stderr: '' };
   } catch (error) {

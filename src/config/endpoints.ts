@@ -15,8 +15,8 @@ export function endpointsVariable(chain: ChainName, network: Network): string {
 }
 
 /**
- * `<CHAIN>_<NETWORK>_URLS` is a comma-separated list of node URLs (e.g. TRON_TESTNET_URLS);
- * TRON_API_KEY adds TronGrid's API-key header to Tron's.
+ * `<CHAIN>_<NETWORK>_URLS` is a comma-separated list of node URLs (e.g. TRON_TESTNET_URLS). Headers a
+ * family sends to every endpoint (Tron's API key) are added where the endpoints are used (registry.ts).
  */
 export function readEndpoints(env: Env): EndpointsConfig {
   const out: EndpointsConfig = {};
@@ -25,10 +25,8 @@ export function readEndpoints(env: Env): EndpointsConfig {
       const name = endpointsVariable(chain, network);
       const raw = env[name];
       if (raw === undefined) continue;
-      const apiKey = chain === 'tron' ? env['TRON_API_KEY'] : undefined;
-      const headers: Record<string, string> = apiKey === undefined ? {} : { 'TRON-PRO-API-KEY': apiKey };
       const urls = list(raw).map((url) => httpUrl(url, name));
-      out[chain] = { ...out[chain], [network]: urls.map((url) => ({ url, headers })) };
+      out[chain] = { ...out[chain], [network]: urls.map((url) => ({ url, headers: {} })) };
     }
   }
   return out;

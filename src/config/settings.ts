@@ -136,16 +136,6 @@ export const SETTINGS = {
     secret: true,
     read: readEndpoints,
   } satisfies Setting<ReturnType<typeof readEndpoints>>,
-  TRON_API_KEY: setting({
-    meaning: 'sent as `TRON-PRO-API-KEY` to Tron endpoints (TronGrid)',
-    secret: true,
-    parse: text,
-  }),
-  TRON_FEE_LIMIT_TRX: setting({
-    default: '100',
-    meaning: 'most TRX a TRC20/TRC721 transfer may burn by default (`fee_limit` per request overrides)',
-    parse: wholeNumber(1, 15_000),
-  }),
   MASTER_KEY: setting({
     computed: '$DATA_DIR/master.key (created)',
     meaning: `base64 32-byte key sealing webhook secrets; required with Postgres, the same on every instance (${MASTER_KEY_HINT})`,
@@ -261,6 +251,27 @@ function roles(raw: string, name: string): Record<RoleName, boolean> {
     watcher: named.includes('watcher'),
     deliverer: named.includes('deliverer'),
   };
+}
+
+/** Settings by name, as a chain family declares its own (`FamilyModule.settings`). */
+export type SettingsTable = [string, Setting<unknown>][];
+
+/**
+ * Every setting in the order the docs list them: the gateway's, with the families' own (`family`)
+ * after the node endpoints.
+ */
+export function everySetting(family: SettingsTable): SettingsTable {
+  return Object.entries(SETTINGS).flatMap(
+    ([name, entry]): SettingsTable =>
+      name === '<CHAIN>_<NETWORK>_URLS' ? [[name, entry], ...family] : [[name, entry]],
+  );
+}
+
+/** What is wrong with the settings of `table` in `env`, one problem per setting. */
+export function settingProblems(table: SettingsTable, env: Env): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [name, entry] of table) collectProblems(problems, () => entry.read(env, name));
+  return problems;
 }
 
 /** Reads every setting; each one that cannot be read becomes a problem, and its value stays undefined. */

@@ -34,7 +34,7 @@ interface Target extends EndpointLabels {
 }
 
 export interface NodeMonitorOptions {
-  config: Pick<Config, 'endpoints' | 'nodeProbeIntervalMs' | 'nodeTimeoutMs'>;
+  config: Pick<Config, 'endpoints' | 'familySettings' | 'nodeProbeIntervalMs' | 'nodeTimeoutMs'>;
   registry: ChainRegistry;
   families: Partial<Record<ChainName, ChainFamily>>;
   metrics: NodeMetrics;
@@ -150,7 +150,7 @@ function targetsOf({ config, registry, families }: NodeMonitorOptions): Target[]
     const family = families[chain];
     if (family === undefined) continue;
     for (const network of registry.networksOf(chain)) {
-      const endpoints = endpointsOf(config, chain, network, family.defaults);
+      const endpoints = endpointsOf(config, chain, network, family);
       const labels = endpointLabels(endpoints.map((e) => new URL(e.url)));
       endpoints.forEach((endpoint, i) => {
         const client = new NodeClient({

@@ -1,7 +1,7 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
-import { CHAIN_FAMILIES } from '../chains/families.ts';
+import { CHAIN_FAMILIES, familySettings } from '../chains/families.ts';
 import { checkNodes } from '../chains/network-check.ts';
 import type { DevnetSettings, DevnetTokens, RunningDevnet } from '../chains/sandbox-devnet.ts';
 import { NETWORKS } from '../chains/types.ts';
@@ -70,7 +70,7 @@ function sandboxEnv(): Record<string, string | undefined> {
 }
 
 function sandboxConfig(devnets: RunningDevnet[]): Config {
-  const config = loadConfig(sandboxEnv());
+  const config = loadConfig(sandboxEnv(), familySettings());
   for (const devnet of devnets) {
     config.endpoints[devnet.chain] = {
       ...config.endpoints[devnet.chain],
@@ -108,7 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const dir = path.resolve(process.env['SANDBOX_DIR'] || '.sandbox');
   const settings = devnetSettings();
   ensurePrivateDir(dir);
-  const leftAlone = options.reset ? await resetSandbox(dir, loadConfig(sandboxEnv())) : [];
+  const leftAlone = options.reset ? await resetSandbox(dir, loadConfig(sandboxEnv(), familySettings())) : [];
   for (const file of leftAlone) process.stderr.write(`--reset left ${file} alone: it is outside ${dir}\n`);
   const devnets = await startDevnets(dir, settings);
   const config = sandboxConfig(devnets);
@@ -137,12 +137,21 @@ export async function startSandbox(options: SandboxOptions = {}) {
   };
   writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
 
+  // The gateway first, so that nothing is sent while the devnets save their chains; the devnets save
+  // even when closing the gateway failed, or a Ctrl-C would lose what was done since the last save.
   const stop = async () => {
-    await app.close();
-    await metrics?.close();
-    await stopRolesForShutdown(ctx, roles);
-    await closeContext(ctx);
-    await Promise.allSettled(devnets.map((d) => d.stop()));
+    try {
+      await app.close();
+      await metrics?.close();
+      await stopRolesForShutdown(ctx, roles);
+      await closeContext(ctx);
+    } finally {
+      const stopped = await Promise.allSettled(devnets.map((d) => d.stop()));
+      for (const result of stopped) {
+        if (result.status === 'rejected')
+          process.stderr.write(`a devnet did not save its chain: ${(result.reason as Error).message}\n`);
+      }
+    }
   };
   return { sandbox, dir, stop };
 }
@@ -172,7 +181,10 @@ async function main(): Promise<void> {
     process.stdout.write('stopping the sandbox...\n');
     stop().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        process.stderr.write(`the sandbox did not stop cleanly: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', shutdown);

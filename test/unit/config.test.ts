@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { evmFamily } from '../../src/chains/evm/index.ts';
+import { familySettings } from '../../src/chains/families.ts';
+import { endpointsOf } from '../../src/chains/registry.ts';
+import { tronFamily } from '../../src/chains/tron/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
 function failure(env: Record<string, string>): ConfigError {
@@ -79,16 +83,38 @@ describe('loadConfig', () => {
     expect(error.message).not.toContain('SECRETKEY');
   });
 
-  it('reads node endpoints per chain and network, with the TronGrid key header', () => {
+  it('reads node endpoints per chain and network; Tron sends the TronGrid key header to each', () => {
     const config = loadConfig({
       TRON_TESTNET_URLS: 'http://a.example, http://b.example',
       TRON_API_KEY: 'k',
     });
-    expect(config.endpoints.tron?.testnet).toEqual([
+    expect(config.endpoints.tron?.testnet?.map((e) => e.url)).toEqual([
+      'http://a.example',
+      'http://b.example',
+    ]);
+    expect(config.endpoints.tron?.mainnet).toBeUndefined();
+    const tron = tronFamily.chains.tron!;
+    expect(endpointsOf(config, 'tron', 'testnet', tron)).toEqual([
       { url: 'http://a.example', headers: { 'TRON-PRO-API-KEY': 'k' } },
       { url: 'http://b.example', headers: { 'TRON-PRO-API-KEY': 'k' } },
     ]);
-    expect(config.endpoints.tron?.mainnet).toBeUndefined();
+    // The public defaults get it too (TronGrid is Tron's default); the EVM chains never.
+    expect(endpointsOf(config, 'tron', 'mainnet', tron)[0]?.headers).toEqual({ 'TRON-PRO-API-KEY': 'k' });
+    const ethereum = evmFamily.chains.ethereum!;
+    expect(endpointsOf(config, 'ethereum', 'mainnet', ethereum)[0]?.headers).toEqual({});
+  });
+
+  it("checks a family's own settings with the others", () => {
+    const env = { TRON_FEE_LIMIT_TRX: 'lots', PORT: 'x' };
+    let problems: string[] = [];
+    try {
+      loadConfig(env, familySettings());
+    } catch (error) {
+      if (error instanceof ConfigError) problems = error.problems.map((p) => p.variable);
+    }
+    expect(problems).toEqual(['PORT', 'TRON_FEE_LIMIT_TRX']);
+    // Without the families' table a command that needs none stays quick (the context checks them).
+    expect(failure(env).problems.map((p) => p.variable)).toEqual(['PORT']);
   });
 
   it('puts a sandbox on its own SQLite file whatever DATABASE_URL says', () => {

@@ -44,6 +44,7 @@ export const evmFamily: FamilyModule = {
       },
     ]),
   ),
+  settings: {},
   keys: evmKeys,
   address: {
     pattern: '^(0x)?[0-9a-fA-F]{40}$',

@@ -11,6 +11,7 @@ import type { Network } from '../types.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.ts';
 import { evmAddressFieldMessage } from './keys.ts';
 import { EvmKeystores } from './keystores.ts';
+import { NonceReconciler } from './nonce-reconciler.ts';
 import { EvmSends } from './sends.ts';
 import { EvmTokenReads } from './token-reads.ts';
 
@@ -146,7 +147,15 @@ export function evmParts(shared: SharedServices, keys: KeyCodec): FamilyParts {
       await app.register(evmChainRoutes, { prefix: `/api/v2/${chain}`, chain, parts });
     }
   };
-  return { routes };
+  // Sent-but-unmined transactions are broadcast again by whichever instances watch the chains.
+  const reconciler = new NonceReconciler(
+    store.db,
+    store.dialect,
+    registry,
+    shared.logger.child({ role: 'nonces' }),
+    { troubleLog: shared.troubleLog },
+  );
+  return { routes, watcherTasks: [reconciler] };
 }
 
 /** One EVM chain's routes, under its own prefix. */

@@ -8,6 +8,7 @@ import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
 import { tronReads } from './reads.ts';
 import { tronParts } from './routes/index.ts';
 import { tronSendWording } from './send-wording.ts';
+import { TRON_SETTINGS, tronEndpointHeaders } from './settings.ts';
 
 export const tronFamily: FamilyModule = {
   name: 'tron',
@@ -17,8 +18,10 @@ export const tronFamily: FamilyModule = {
       defaults: TRON_DEFAULT_ENDPOINTS,
       probe: tronHeadProbe,
       identify: tronNetworkProbe,
+      endpointHeaders: tronEndpointHeaders,
     },
   },
+  settings: TRON_SETTINGS,
   keys: {
     generate: generateTronKey,
     fromPrivateKey: tronKeyFromPrivate,

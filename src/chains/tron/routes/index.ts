@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FamilyParts, SharedServices } from '../../family.ts';
 import { TronSends } from '../sends.ts';
+import { tronFeeLimitSun } from '../settings.ts';
 import { TronTokenReads } from '../token-reads.ts';
 import { tronAddressRoutes } from './addresses.ts';
 import { tronBuildRoutes } from './builds.ts';
@@ -14,7 +15,7 @@ const prefix = '/api/v2/tron';
 /** Tron's own parts, built once per context: its sends and token reads, and the routes over them. */
 export function tronParts(shared: SharedServices): FamilyParts {
   const { registry, config, custody, sends: pipeline } = shared;
-  const sends = new TronSends({ registry, feeLimitSun: config.tronFeeLimitSun });
+  const sends = new TronSends({ registry, feeLimitSun: tronFeeLimitSun(config.familySettings) });
   const reads = new TronTokenReads({ registry });
   const routes: FastifyPluginAsyncTypebox = async (app) => {
     await app.register(tronReadRoutes, { prefix, reads });
@@ -23,5 +24,5 @@ export function tronParts(shared: SharedServices): FamilyParts {
     await app.register(tronAddressRoutes, { prefix, custody });
     await app.register(tronStakingRoutes, { prefix, pipeline, sends });
   };
-  return { routes };
+  return { routes, watcherTasks: [] };
 }
