@@ -260,3 +260,34 @@ describe('lookups and formats', () => {
     expect(Object.keys((await bad.json()) as object)).toEqual(['Error']);
   });
 });
+
+describe('reorg', () => {
+  const balance = async (address: string) =>
+    (await post<{ balance?: number }>(devnet.url, '/wallet/getaccount', { address, visible: true }))
+      .balance ?? 0;
+
+  it('replaces the newest blocks: their transactions and balances are gone, the new blocks link to the old base', async () => {
+    const receiver = (await tw.createAccount()).address.base58;
+    const base = await devnet.mine(1);
+    const baseBlock = await block(base);
+    const txid = await devnet.faucetTrx(receiver, 2_000_000n);
+    const dropped = await block(base + 1);
+    expect(dropped.transactions?.map((t) => t.txID)).toContain(txid);
+    expect(await balance(receiver)).toBe(2_000_000);
+
+    await devnet.reorg(1);
+    const replaced = await block(base + 1);
+    expect(replaced.blockID).not.toBe(dropped.blockID);
+    expect(replaced.block_header.raw_data.parentHash).toBe(baseBlock.blockID);
+    expect(replaced.transactions).toBeUndefined();
+    expect(await post(devnet.url, '/wallet/gettransactionbyid', { value: txid })).toEqual({});
+    expect(await post(devnet.url, '/wallet/getblockbyid', { value: dropped.blockID })).toEqual({});
+    expect(await balance(receiver)).toBe(0);
+    // The chain carries on from the new head.
+    expect(await devnet.mine(1)).toBe(base + 2);
+  });
+
+  it('refuses to reach past the blocks whose world it kept', async () => {
+    await expect(devnet.reorg(1_000_000)).rejects.toThrow(/at most 32 blocks/);
+  });
+});
