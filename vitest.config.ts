@@ -1,7 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests that touch the store run twice: once on SQLite, once on Postgres.
+// Tests that touch the store run on SQLite; those whose SQL differs between the databases (accounts,
+// quotas, lockouts, custody, sends and nonces, webhooks, and every store module) run on Postgres too,
+// with the fuzz suite for what only Postgres refuses (NUL bytes, sizes). The rest (the OpenAPI
+// document, readiness, logs, HTTP framing, builds) runs the same code on either and runs once.
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
+const postgresApiTests = [
+  'auth',
+  'evm',
+  'evm-reconcile',
+  'evm-token-sends',
+  'fuzz',
+  'hardening',
+  'password-throttle',
+  'quotas',
+  'tron',
+  'webhooks-evm',
+  'webhooks-tron',
+];
+const postgresTests = [
+  'test/store/**/*.test.ts',
+  ...postgresApiTests.map((name) => `test/api/${name}.test.ts`),
+];
 // Serves the devnets a project's test files share: each started once per run, when a file first asks.
 const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
@@ -21,7 +41,14 @@ export default defineConfig({
       // Each family's chain layer (src/chains/) against its devnet.
       { extends: true, test: { name: 'chains', include: ['test/chains/**/*.test.ts'] } },
       // The gateway as processes: production start, sandbox, crashes, topology.
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/global-setup/build.ts'],
+        },
+      },
       {
         extends: true,
         test: {
@@ -35,7 +62,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: storeTests,
+          include: postgresTests,
           globalSetup: sharedDevnets,
           env: { SWITCHYARD_TEST_DB: 'postgres' },
         },

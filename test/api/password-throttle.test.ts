@@ -1,33 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kdfScheduler } from '../../src/custody/kdf-scheduler.ts';
 import {
   type ApiResponse,
   freshDatabase,
-  type RequestOptions,
   startGateway,
   type TestDatabase,
   type TestGateway,
 } from '../helpers/gateway.ts';
+import { client, NO_NODES, PASSWORD, SLOW, WRONG } from '../helpers/wallet-passwords.ts';
 
 /**
  * Wrong wallet passwords through the real HTTP API: lockouts per address and per user (429 with
  * Retry-After, answered without running scrypt), kept in the database across a restart, doubling up to
- * a cap, reset by a right password; and one user's flood of key work not slowing another's export.
+ * a cap, reset by a right password (one user's flood of key work beside another's export:
+ * kdf-fairness.test.ts).
  * Keys are sealed with the real scrypt (N=2^17), so the counts stay small.
  */
-const PASSWORD = 'correct horse battery';
-/** Each scrypt takes about half a second alone, several on a machine busy with other work. */
-const SLOW = 180_000;
-const WRONG = 'not the password at all';
-
-/** No node is reachable: the routes under test never need one. */
-const NO_NODES = {
-  TRON_MAINNET_URLS: 'http://127.0.0.1:9',
-  TRON_TESTNET_URLS: 'http://127.0.0.1:9',
-  ETHEREUM_MAINNET_URLS: 'http://127.0.0.1:9',
-  ETHEREUM_TESTNET_URLS: 'http://127.0.0.1:9',
-  NODE_RETRIES: '0',
-};
 
 /** A clock the tests move forward to end lockouts without waiting. */
 let offsetMs = 0;
@@ -35,29 +22,6 @@ const now = () => new Date(Date.now() + offsetMs);
 const advance = (seconds: number) => {
   offsetMs += seconds * 1000;
 };
-
-async function timed(work: Promise<ApiResponse>): Promise<ApiResponse & { ms: number }> {
-  const started = performance.now();
-  const res = await work;
-  return { ...res, ms: performance.now() - started };
-}
-
-function client(gw: () => TestGateway, token: string) {
-  const tron = (method: string, path: string, options: RequestOptions = {}) =>
-    gw().request(method, `/api/v2/tron${path}`, { token, ...options });
-  return {
-    tron,
-    ethereum: (method: string, path: string, options: RequestOptions = {}) =>
-      gw().request(method, `/api/v2/ethereum${path}`, { token, ...options }),
-    async newTronAddress(): Promise<string> {
-      const res = await tron('POST', '/addresses', { json: { password: PASSWORD } });
-      expect(res.status, res.text).toBe(201);
-      return res.body.data[0].address;
-    },
-    exportTron: (address: string, password: string) =>
-      timed(tron('POST', `/addresses/export/${address}`, { json: { password } })),
-  };
-}
 
 function expectLockout(res: ApiResponse, scope: 'for this address' | 'on this account', seconds: number) {
   expect(res.status, res.text).toBe(429);
@@ -211,63 +175,5 @@ describe('wrong-password lockouts', { timeout: SLOW }, () => {
     expect((await other.exportTron(await other.newTronAddress(), PASSWORD)).status).toBe(200);
     advance(61);
     expect((await api.exportTron(c, PASSWORD)).status).toBe(200);
-  });
-});
-
-describe('fair key derivation', { timeout: SLOW }, () => {
-  let gw: TestGateway;
-  const current = () => gw;
-
-  beforeAll(async () => {
-    // Throttling would cut the flood short: here it must keep the KDF scheduler busy.
-    gw = await startGateway({
-      env: { ...NO_NODES, PASSWORD_MAX_FAILURES_PER_ADDRESS: '1000', PASSWORD_MAX_FAILURES_PER_USER: '1000' },
-    });
-  });
-  afterAll(() => gw?.close());
-
-  it("serves one user's export next while another floods 30 wrong-password exports", async () => {
-    const flooder = client(current, (await gw.userToken()).token);
-    const victim = client(current, (await gw.userToken()).token);
-    const floodAddress = await flooder.newTronAddress();
-    const address = await victim.newTronAddress();
-
-    const solo: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const res = await victim.exportTron(address, PASSWORD);
-      expect(res.status, res.text).toBe(200);
-      solo.push(res.ms);
-    }
-    const soloMs = Math.max(...solo);
-
-    const flood = Array.from({ length: 30 }, () => flooder.exportTron(floodAddress, WRONG));
-    // Start measuring once the flood is queued behind the scheduler's slots.
-    const queuedBy = Date.now() + 10_000;
-    while (kdfScheduler.load().waiting < 20 && Date.now() < queuedBy) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    expect(kdfScheduler.load().waiting).toBeGreaterThanOrEqual(20);
-
-    const loaded = await victim.exportTron(address, PASSWORD);
-    expect(loaded.status, loaded.text).toBe(200);
-    const stillQueued = kdfScheduler.load().waiting;
-
-    const answers = await Promise.all(flood);
-    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(401));
-    const floodMs = Math.max(...answers.map((r) => r.ms));
-    // What one derivation took while the flood ran (31 jobs, two at a time): the machine's load included.
-    const derivationMs = floodMs / (31 / 2);
-    console.log(
-      `export alone ${soloMs.toFixed(0)} ms, beside a 30-job flood ${loaded.ms.toFixed(0)} ms` +
-        ` (x${(loaded.ms / soloMs).toFixed(2)}); one derivation under the flood ${derivationMs.toFixed(0)} ms,` +
-        ` the whole flood ${floodMs.toFixed(0)} ms`,
-    );
-    // About two derivations (one slot to free, then its own), where first come, first served would have
-    // put it behind the whole flood (some 14 derivations, 25 times the solo export). The margins absorb a
-    // machine loaded by other work.
-    expect(loaded.ms).toBeLessThan(derivationMs * 3);
-    expect(loaded.ms).toBeLessThan(soloMs * 6);
-    // The victim's export finished while much of the flood still waited.
-    expect(stillQueued).toBeGreaterThan(5);
   });
 });

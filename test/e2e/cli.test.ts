@@ -3,17 +3,18 @@ import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { run } from '../helpers/processes.ts';
 
 // A process test: the CLI runs on the store code every database shares (the production-start test runs
-// it on Postgres), so it runs once, on SQLite.
+// it on Postgres), so it runs once, on SQLite. The first command runs as a user types it (npm and tsx);
+// the others run compiled (dist/, built by the e2e project's global setup), a second each instead of
+// several.
 let gw: TestGateway;
 const cli = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], gw.database.processEnv);
+  run(process.execPath, ['dist/src/cli/main.js', ...args], gw.database.processEnv);
 
 beforeAll(async () => {
   gw = await startGateway();
 });
 afterAll(() => gw?.close());
 
-// Each step starts a process that loads TypeScript: seconds apiece on a busy machine.
 describe('admin CLI', { timeout: 120_000 }, () => {
   it('token create prints only the token, creating the user, through npm run -s cli', async () => {
     // As a user's shell runs it: no loglevel inherited from an outer npm, so only -s keeps npm's lines out.

@@ -1,5 +1,6 @@
-// The production entry and the setup commands as a user runs them (processes through tsx): every way a
-// start can fail says in one line what is wrong and which setting to change, without a stack trace.
+// The production entry and the setup commands as a user runs them (`npm start` runs the compiled
+// dist/src/main.js, built by the e2e project's global setup; the setup commands run through tsx): every
+// way a start can fail says in one line what is wrong and which setting to change, without a stack trace.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -27,8 +28,7 @@ function isolated(env: Record<string, string>): Record<string, string | undefine
   return { ...cleared, DATA_DIR: dataDir, LOG_LEVEL: 'warn', METRICS_PORT: 'off', ...env };
 }
 
-const gateway = (env: Record<string, string>) =>
-  run(process.execPath, ['--import', 'tsx', 'src/main.ts'], isolated(env));
+const gateway = (env: Record<string, string>) => run(process.execPath, ['dist/src/main.js'], isolated(env));
 const cli = (args: string[], env: Record<string, string> = {}) =>
   run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], isolated(env));
 

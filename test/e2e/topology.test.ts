@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
@@ -34,20 +34,6 @@ function composeGateways(): GatewayService[] {
       ? []
       : [{ ...service, name, environment: service.environment }],
   );
-}
-
-/** Compiles to dist/ when it is missing or older than a source file (CI has just built it). */
-async function ensureBuild(): Promise<void> {
-  const built = statSync(path.join(PROJECT_ROOT, 'dist/src/main.js'), { throwIfNoEntry: false });
-  const sources = ['src', 'devnets'].flatMap((dir) =>
-    readdirSync(path.join(PROJECT_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((entry) =>
-      path.join(PROJECT_ROOT, dir, entry),
-    ),
-  );
-  const newestSource = Math.max(...sources.map((file) => statSync(file).mtimeMs));
-  if (built !== undefined && built.mtimeMs >= newestSource) return;
-  const build = await run('npm', ['run', 'build']);
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
 }
 
 /** The README's deployment snippets, run word for word as a reader runs them; their output. */
@@ -130,7 +116,7 @@ beforeAll(async () => {
   // The processes reach the schema through DATABASE_URL's search_path: it must exist before they start.
   await admin.query(`CREATE SCHEMA ${database.pgSchema}; SET search_path TO ${database.pgSchema}`);
   receiver = await startWebhookReceiver();
-  [devnet] = await Promise.all([startEvmDevnet({ chain: 'ethereum' }), ensureBuild()]);
+  devnet = await startEvmDevnet({ chain: 'ethereum' });
 }, 120_000);
 
 afterAll(async () => {
