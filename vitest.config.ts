@@ -22,6 +22,9 @@ const postgresTests = [
   'test/store/**/*.test.ts',
   ...postgresApiTests.map((name) => `test/api/${name}.test.ts`),
 ];
+// Files that replace a module (vi.mock of node:crypto for a cheap scrypt) need a module cache of their own:
+// they run in isolated projects, where nothing they load is shared with another file.
+const mocking = ['test/api/fuzz.test.ts', 'test/api/openapi-constraints.test.ts'];
 // Serves the devnets a project's test files share: each started once per run, when a file first asks.
 const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
@@ -31,6 +34,9 @@ export default defineConfig({
     // two cores busy (vitest's default, one fewer than the cores, runs one file at a time here); three
     // loaded the machine enough to push timing-bound tests past their limits.
     maxWorkers: 2,
+    // The files of a worker share one module cache: loading the gateway's modules again for every file cost
+    // a third of the run. Each file builds its own gateway, store and devnets, so nothing else is shared.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
@@ -54,6 +60,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: storeTests,
+          exclude: mocking,
           globalSetup: sharedDevnets,
           env: { SWITCHYARD_TEST_DB: 'sqlite' },
         },
@@ -63,7 +70,27 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: postgresTests,
+          exclude: mocking,
           globalSetup: sharedDevnets,
+          env: { SWITCHYARD_TEST_DB: 'postgres' },
+        },
+      },
+      // The mocking files, each with a module cache of its own (no shared devnet: their nodes are offline).
+      {
+        extends: true,
+        test: {
+          name: 'sqlite-isolated',
+          include: mocking,
+          isolate: true,
+          env: { SWITCHYARD_TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-isolated',
+          include: mocking.filter((file) => postgresTests.includes(file)),
+          isolate: true,
           env: { SWITCHYARD_TEST_DB: 'postgres' },
         },
       },
