@@ -4,7 +4,7 @@
  * shared routes ask the module; they never import a family's internals.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Static, TSchema, TString } from '@sinclair/typebox';
+import { type Static, type TSchema, type TString, Type } from '@sinclair/typebox';
 import type { AppContext } from '../app-context.ts';
 import type { Env, Setting } from '../config/setting.ts';
 import type { NodeEndpointConfig } from '../config.ts';
@@ -50,6 +50,11 @@ export interface AddressForm {
   fieldProblem(field: string, value: unknown): string | null;
   /** The form answers and the store use (base58 for Tron, EIP-55 for EVM). */
   canonical(address: string): string;
+}
+
+/** The request schema of an address field in the family's accepted forms. */
+export function addressSchema(form: AddressForm): TString {
+  return Type.String({ pattern: form.pattern, description: form.description });
 }
 
 /** What a transfer moves, as the chain names it in the history and in webhooks (BSC: BNB, BEP20, BEP721). */

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.ts';
@@ -157,5 +159,53 @@ describe('transactions and held resources', () => {
     // Deleting frees quota.
     await sql`delete from quota_probe where user_id = ${userId}`.execute(gw.ctx.store.db);
     await gw.ctx.quotas.assertCapacity(userId, 'addresses');
+  });
+});
+
+describe('a send past the transactions quota', () => {
+  // Every request a node would get is counted: a refused send must cost the node nothing.
+  let nodeCalls = 0;
+  let node: http.Server;
+  let nodeGw: TestGateway;
+
+  beforeAll(async () => {
+    node = http.createServer((req, res) => {
+      nodeCalls++;
+      req.resume();
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    const plans = [{ name: 'nosends', period: 'month', quotas: { ...PLANS[1]!.quotas, transactions: 0 } }];
+    nodeGw = await startGateway({
+      env: {
+        PLANS: JSON.stringify(plans),
+        TRON_MAINNET_URLS: url,
+        ETHEREUM_MAINNET_URLS: url,
+        NODE_RETRIES: '0',
+      },
+    });
+  });
+  afterAll(async () => {
+    await nodeGw?.close();
+    await new Promise((resolve) => node?.close(resolve));
+  });
+
+  it.each([
+    ['tron', 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC'],
+    ['ethereum', '0x52908400098527886E0F7030069857D2E4169EE7'],
+  ])('is refused on %s before the node is asked to build it', async (chain, to) => {
+    const { token } = await nodeGw.userToken();
+    const created = await nodeGw.request('POST', `/api/v2/${chain}/addresses`, { token, json: {} });
+    expect(created.status, created.text).toBe(201);
+    const { address, privateKey } = created.body.data[0] ?? created.body.data;
+    const before = nodeCalls;
+    const sent = await nodeGw.request('POST', `/api/v2/${chain}/transactions`, {
+      token,
+      json: { from: address, to, amount: '1', privatekey: privateKey },
+    });
+    expect(sent.status, sent.text).toBe(422);
+    expect(sent.body.message).toMatch(/transaction limit/);
+    expect(nodeCalls - before).toBe(0);
   });
 });

@@ -5,15 +5,10 @@
 import type { ChainFamily, FamilyModule, KeyCodec } from '../family.ts';
 import type { ChainName } from '../types.ts';
 import { evmAdapterFactory } from './adapter.ts';
+import { evmAddressForm } from './address-form.ts';
 import { EVM_CHAIN_NAMES, evmDefaultEndpoints, evmTransferTypes, isEvmChainName } from './chains.ts';
 import { evmCustodyAnswers } from './custody-answers.ts';
-import {
-  checksumAddress,
-  evmAddressFieldMessage,
-  evmKeyFromPrivate,
-  generateEvmKey,
-  isEvmAddress,
-} from './keys.ts';
+import { checksumAddress, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
 import { HISTORY_NATIVE_TYPE } from './moved-asset.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
 import { evmReads } from './reads.ts';
@@ -46,14 +41,7 @@ export const evmFamily: FamilyModule = {
   ),
   settings: {},
   keys: evmKeys,
-  address: {
-    pattern: '^(0x)?[0-9a-fA-F]{40}$',
-    description: 'EVM address: lower case, upper case, or mixed case with a valid EIP-55 checksum',
-    example: '0x52908400098527886E0F7030069857D2E4169EE7',
-    isValid: isEvmAddress,
-    fieldProblem: evmAddressFieldMessage,
-    canonical: checksumAddress,
-  },
+  address: evmAddressForm,
   custody: evmCustodyAnswers,
   reads: evmReads,
   transferTypes: evmFamilyTransferTypes,

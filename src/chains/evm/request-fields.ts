@@ -60,7 +60,7 @@ export function overridesOf(body: EvmSendOptions): EvmSendOverrides {
   };
   const data =
     body.data === undefined || body.data === null || body.data === '' ? undefined : String(body.data);
-  if (data !== undefined && !/^0x([0-9a-fA-F]{2})*$/.test(data))
+  if (data !== undefined && !isHexBytes(data))
     throw invalidField('data', 'The data field must be 0x-prefixed hex.');
   return {
     gas: whole('gas'),
@@ -68,6 +68,11 @@ export function overridesOf(body: EvmSendOptions): EvmSendOverrides {
     gasprice: gwei('gasprice'),
     maxFeePerGas: gwei('maxFeePerGas'),
     maxPriorityFeePerGas: gwei('maxPriorityFeePerGas'),
-    data: data as `0x${string}` | undefined,
+    data,
   };
+}
+
+/** 0x-prefixed hex of whole bytes, as calldata is written. */
+function isHexBytes(value: string): value is `0x${string}` {
+  return /^0x([0-9a-fA-F]{2})*$/.test(value);
 }

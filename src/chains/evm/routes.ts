@@ -6,8 +6,9 @@ import { sendOk } from '../../http/envelope.ts';
 import { routeSchema } from '../../http/route-schema.ts';
 import { NewWalletPassword, PrivateKey, WalletPassword } from '../../http/wallet-fields.ts';
 import type { SendPipeline } from '../../services/send-pipeline.ts';
-import type { FamilyParts, KeyCodec, SharedServices } from '../family.ts';
+import { addressSchema, type FamilyParts, type KeyCodec, type SharedServices } from '../family.ts';
 import type { Network } from '../types.ts';
+import { evmAddressForm } from './address-form.ts';
 import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.ts';
 import { evmAddressFieldMessage } from './keys.ts';
 import { EvmKeystores } from './keystores.ts';
@@ -15,10 +16,7 @@ import { NonceReconciler } from './nonce-reconciler.ts';
 import { EvmSends } from './sends.ts';
 import { EvmTokenReads } from './token-reads.ts';
 
-const Address = Type.String({
-  pattern: '^(0x)?[0-9a-fA-F]{40}$',
-  description: 'EVM address: lower case, upper case, or mixed case with a valid EIP-55 checksum',
-});
+const Address = addressSchema(evmAddressForm);
 /** Where an EVM address sits in these routes' requests: the pattern checks its shape, not its checksum. */
 const ADDRESS_FIELDS = { body: ['from', 'to', 'contractaddress'], params: ['address', 'contract'] } as const;
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {

@@ -2,6 +2,7 @@
 import type { FamilyModule } from '../family.ts';
 import { TRON_DEFAULT_ENDPOINTS, tronAdapterFactory } from './adapter.ts';
 import { isTronAddress, toBase58Address } from './address.ts';
+import { tronAddressForm } from './address-form.ts';
 import { tronCustodyAnswers } from './custody-answers.ts';
 import { generateTronKey, tronKeyFromPrivate } from './keys.ts';
 import { tronHeadProbe, tronNetworkProbe } from './probe.ts';
@@ -27,15 +28,7 @@ export const tronFamily: FamilyModule = {
     fromPrivateKey: tronKeyFromPrivate,
     normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
   },
-  address: {
-    pattern: '^(T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$',
-    description: 'Tron address, base58 (T...) or hex (41...)',
-    example: 'TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC',
-    isValid: isTronAddress,
-    // The pattern is the whole rule here; a bad base58 checksum is refused where the address is used.
-    fieldProblem: () => null,
-    canonical: toBase58Address,
-  },
+  address: tronAddressForm,
   custody: tronCustodyAnswers,
   reads: tronReads,
   transferTypes: () => ({ native: 'TRX', fungible: 'TRC20', nft: 'TRC721' }),

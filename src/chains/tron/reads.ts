@@ -155,7 +155,7 @@ async function decodedTransaction(adapter: TronAdapter, txid: string) {
       const decimals = await adapter.getTrc20Decimals(transfer.contractaddress);
       amount = formatAmount(transfer.amount, decimals, { fixed: decimals });
     } else if (transfer.type === 'TRC10' && transfer.tokenid) {
-      const { precision } = await trc10Info(adapter, transfer.tokenid);
+      const { precision } = await adapter.getTrc10Info(transfer.tokenid);
       amount = formatAmount(transfer.amount, precision, { fixed: precision });
     } else amount = transfer.amount.toString();
   }
@@ -174,12 +174,6 @@ async function decodedTransaction(adapter: TronAdapter, txid: string) {
 }
 
 /** A TRC10 asset's info; one the node does not know is the caller's 422. */
-export async function trc10Info(adapter: TronAdapter, tokenId: string) {
-  const info = await adapter.getTrc10Info(tokenId);
-  if (info === null) throw new ApiError(422, `TRC10 token ${tokenId} does not exist`);
-  return info;
-}
-
 function normalizeTxid(txid: string): string {
   return txid.replace(/^0x/i, '').toLowerCase();
 }

@@ -4,7 +4,6 @@ import type { Network } from '../types.ts';
 import type { TronAdapter } from './adapter.ts';
 import { toBase58Address } from './address.ts';
 import { TronContractError } from './errors.ts';
-import { trc10Info } from './reads.ts';
 
 export interface TronTokenReadsDeps {
   registry: ChainRegistry;
@@ -35,7 +34,7 @@ export class TronTokenReads {
     const adapter = this.adapter(network);
     const [balance, info] = await Promise.all([
       adapter.getTrc10Balance(address, tokenId),
-      trc10Info(adapter, tokenId),
+      adapter.getTrc10Info(tokenId),
     ]);
     return {
       tronaddress: toBase58Address(address),

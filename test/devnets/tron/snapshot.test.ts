@@ -154,17 +154,18 @@ describe('Tron devnet snapshot', () => {
     const own = path.join(dir, 'format.json');
     const devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 19, snapshotFile: own });
     await devnet.faucetTrx(ALICE, 3_000_000n);
-    await devnet.mine(25);
+    await devnet.mine(35);
     await devnet.close();
     const saved = JSON.parse(readFileSync(own, 'utf8')) as TronSnapshot;
     expect(saved).toMatchObject({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION });
-    expect(saved.blocks).toHaveLength(28);
+    expect(saved.blocks).toHaveLength(38);
     const alice = parseAddress(ALICE) as string;
     const last = saved.worlds[saved.worlds.length - 1];
     expect(last?.world.accounts[alice]?.balance).toBe('3000000');
-    // The solidified window (20 blocks) after 25 empty ones: one world.
+    // The worlds kept (the last 32 blocks, the deepest reorg, more than the solidified 19) after 35 empty
+    // blocks: one world.
     expect(saved.worlds).toHaveLength(1);
-    expect(saved.worlds[0]).toMatchObject({ fromBlock: '8', toBlock: '27' });
+    expect(saved.worlds[0]).toMatchObject({ fromBlock: '5', toBlock: '37' });
   });
 
   it('saves on a timer, so a devnet that dies without closing keeps what was mined', async () => {

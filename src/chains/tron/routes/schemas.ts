@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PrivateKey, WalletPassword } from '../../../http/wallet-fields.ts';
+import { addressSchema } from '../../family.ts';
+import { tronAddressForm } from '../address-form.ts';
 
 /** Base58 Tron address; the checksum is verified by the service. */
 export const TronAddress = Type.String({
@@ -8,10 +10,7 @@ export const TronAddress = Type.String({
 });
 
 /** Base58 or 41-prefixed hex, where the spec accepts both. */
-export const TronAnyAddress = Type.String({
-  pattern: '^(T[1-9A-HJ-NP-Za-km-z]{33}|41[0-9a-fA-F]{40})$',
-  description: 'Tron address, base58 (T...) or hex (41...)',
-});
+export const TronAnyAddress = addressSchema(tronAddressForm);
 
 export const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description:

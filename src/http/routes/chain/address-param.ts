@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { FamilyModule } from '../../../chains/family.ts';
+import { addressSchema, type FamilyModule } from '../../../chains/family.ts';
 import { type FieldError, validationFailed } from '../../../errors.ts';
 
 /** The `:address` path parameter of a shared route, in the family's accepted forms. */
 export function addressParams(family: FamilyModule) {
   return Type.Object({
-    address: Type.String({ pattern: family.address.pattern, description: family.address.description }),
+    address: addressSchema(family.address),
   });
 }
 
