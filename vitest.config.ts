@@ -30,10 +30,10 @@ const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
 export default defineConfig({
   test: {
-    // Most test files wait on processes, devnets, timers and the network more than they compute: with the
-    // module cache shared (below), three at once keep the two cores busy without pushing the timing-bound
-    // tests (key derivation fairness, lockouts) past their margins.
-    maxWorkers: 3,
+    // Most test files wait on processes, devnets, timers and the network more than they compute: two at once
+    // keep the two cores busy. Three were slower (each worker loads its own module cache, and the timing of
+    // the rest stretched with the load).
+    maxWorkers: 2,
     // The files of a worker share one module cache: loading the gateway's modules again for every file cost
     // a third of the run. Each file builds its own gateway, store and devnets, so nothing else is shared.
     isolate: false,
