@@ -1,4 +1,3 @@
-import { syncPlans } from './accounts/plans.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
@@ -30,7 +29,7 @@ import { ChainReads } from './services/chain-reads.ts';
 import type { FaucetDirectory } from './services/faucets.ts';
 import { SendPipeline } from './services/send-pipeline.ts';
 import { TransactionLog } from './services/transaction-log.ts';
-import { assertReachable, migrateToLatest, openStore } from './store/store.ts';
+import { openReadyStore } from './store/ready-store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
 import { checkWebhookUrl, type IpAllowlist, parseIpAllowlist } from './webhooks/url-guard.ts';
@@ -63,18 +62,10 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   );
   const troubleLog = new TroubleLog();
   const prices = options.prices ?? priceServiceOf(config, registry, logger);
-  const store = await openStore(
-    config.databaseUrl,
+  const store = await openReadyStore(
+    config,
     options.pgSchema === undefined ? {} : { pgSchema: options.pgSchema },
   );
-  try {
-    await assertReachable(store, config.databaseUrl);
-    await migrateToLatest(store);
-    await syncPlans(store.db, config.plans);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
   const quotas = new QuotaService(store.db, store.dialect, now);
   // One scheduler per process, as libuv's thread pool is.
   kdfScheduler.configure(config.kdf);

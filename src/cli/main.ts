@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import type { AppContext } from '../app-context.ts';
+import { UserDirectory } from '../accounts/users.ts';
 import { EXIT_CONFIG } from '../config/error.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { createLogger } from '../logger.ts';
+import { openReadyStore } from '../store/ready-store.ts';
 import { runSetupCommand } from './setup-commands.ts';
 
 const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_DIR selects a sandbox's database)
@@ -44,7 +44,13 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-async function userOf(ctx: AppContext, email: string) {
+/** What the admin commands work on: the configuration and the users with their tokens. */
+interface AdminContext {
+  config: Config;
+  users: UserDirectory;
+}
+
+async function userOf(ctx: AdminContext, email: string) {
   const user = await ctx.users.findByEmail(email);
   if (!user) throw new UsageError(`no user with email ${email}`);
   return user;
@@ -61,7 +67,7 @@ function table(rows: object[]): string {
   return line(keys) + records.map((r) => line(keys.map((k) => cell(r, k)))).join('');
 }
 
-async function run(ctx: AppContext, [group, action, target]: string[], opts: Options): Promise<string> {
+async function run(ctx: AdminContext, [group, action, target]: string[], opts: Options): Promise<string> {
   const command = `${group ?? ''} ${action ?? ''}`.trim();
   switch (command) {
     case 'user create': {
@@ -142,12 +148,12 @@ async function main(argv: string[]): Promise<number> {
     return setup.code;
   }
   const config = loadConfig();
-  // Loaded only for commands that use the database: the setup commands stay quick.
-  const { closeContext, createContext } = await import('../context.ts');
-  // Logs go to stderr so stdout carries only the command's answer (a token, for `token create`).
-  const ctx = await createContext(config, { logger: createLogger('warn', process.stderr) });
+  // The users and their tokens are all the commands touch: no chain, node or service is loaded, so a
+  // command answers in a fraction of a second.
+  const store = await openReadyStore(config);
   try {
-    process.stdout.write(await run(ctx, parsed.positionals, parsed.values));
+    const admin = { config, users: new UserDirectory(store.db, config.defaultPlan) };
+    process.stdout.write(await run(admin, parsed.positionals, parsed.values));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -160,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
-    await closeContext(ctx);
+    await store.close();
   }
 }
 
