@@ -94,25 +94,15 @@ export default defineConfig({
           env: { SWITCHYARD_TEST_DB: 'postgres' },
         },
       },
-      // One table of scenarios for every family and chain (test/conformance), on the shared devnets.
+      // One table of scenarios for every family and chain (test/conformance), on the shared devnets. On
+      // SQLite only: every route and store path it takes runs on Postgres in the postgres project.
       {
         extends: true,
         test: {
-          name: 'conformance-sqlite',
+          name: 'conformance',
           include: ['test/conformance/**/*.test.ts'],
           globalSetup: sharedDevnets,
           env: { SWITCHYARD_TEST_DB: 'sqlite' },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          // One chain per family on Postgres: the store code is shared, and the API projects run every
-          // route on Postgres already; the other chains' runs would only repeat them.
-          name: 'conformance-postgres',
-          include: ['test/conformance/tron.test.ts', 'test/conformance/ethereum.test.ts'],
-          globalSetup: sharedDevnets,
-          env: { SWITCHYARD_TEST_DB: 'postgres' },
         },
       },
     ],
