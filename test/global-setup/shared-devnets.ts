@@ -2,7 +2,7 @@
 // asks for it, and stopped after the last file. Test files reach them through
 // ../helpers/shared-devnets.ts (inject). Each project that lists this setup gets its own set. Files on a
 // shared devnet fund fresh addresses and read only what they sent; a reorg, a node fault or a restart
-// needs a devnet of its own (in the conformance projects each chain's devnet has one file, which may
+// needs a devnet of its own (in the conformance project each chain's devnet has one file, which may
 // reorg it).
 import type { TestProject } from 'vitest/node';
 import { startEvmDevnet } from '../../devnets/evm/index.ts';
