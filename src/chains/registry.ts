@@ -29,6 +29,8 @@ export class ChainRegistry {
   private readonly adapters = new Map<string, ChainAdapter>();
   /** Chains whose nodes all proved to be another chain or network: never served, whatever is asked. */
   private readonly disabled = new Map<string, string>();
+  /** Endpoints the adapters stopped using, and why: `/readyz` shows them. */
+  private readonly disabledEndpoints = new Map<string, string>();
 
   disable(chain: ChainName, network: Network, reason: string): void {
     this.disabled.set(`${chain}:${network}`, reason);
@@ -39,9 +41,15 @@ export class ChainRegistry {
    * (or the adapter cannot drop a single endpoint), the chain and network are disabled.
    */
   disableEndpoint(chain: ChainName, network: Network, endpoint: string, reason: string): void {
+    this.disabledEndpoints.set(`${chain}:${network}:${endpoint}`, reason);
     const adapter = this.adapters.get(`${chain}:${network}`);
     const left = adapter?.disableEndpoint?.(endpoint) ?? 0;
     if (left === 0) this.disable(chain, network, reason);
+  }
+
+  /** Why the endpoint (as its label names it) is no longer used; null while it is. */
+  endpointDisabled(chain: ChainName, network: Network, endpoint: string): string | null {
+    return this.disabledEndpoints.get(`${chain}:${network}:${endpoint}`) ?? null;
   }
 
   isDisabled(chain: ChainName, network: Network): boolean {

@@ -17,6 +17,8 @@ export interface EndpointStatus {
   latencyMs: number | null;
   error: string | null;
   checkedAt: string | null;
+  /** Why the gateway stopped using it (a node on another network); null while it is used. */
+  disabled: string | null;
 }
 
 export interface ChainNetworkStatus {
@@ -30,7 +32,7 @@ interface Target extends EndpointLabels {
   network: Network;
   client: NodeClient;
   probe: HeadProbe;
-  last: Omit<EndpointStatus, 'endpoint' | 'lag'>;
+  last: Omit<EndpointStatus, 'endpoint' | 'lag' | 'disabled'>;
 }
 
 export interface NodeMonitorOptions {
@@ -95,6 +97,7 @@ export class NodeMonitor {
         endpoint: t.endpoint,
         ...t.last,
         lag: best !== null && t.last.up && t.last.height !== null ? best - t.last.height : null,
+        disabled: this.#options.registry.endpointDisabled(chain, network, t.endpoint),
       }));
       return { chain, network, endpoints };
     });

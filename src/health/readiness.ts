@@ -4,7 +4,7 @@ import type { ChainNetworkStatus } from './node-monitor.ts';
 
 export interface ChainReadiness extends ChainNetworkStatus {
   required: boolean;
-  /** At least one endpoint answered its last probe. */
+  /** At least one endpoint in use answered its last probe. */
   reachable: boolean;
 }
 
@@ -27,7 +27,7 @@ export function readinessOf(
     chain: status.chain,
     network: status.network,
     required: isRequired(config, status.chain, status.network),
-    reachable: status.endpoints.some((endpoint) => endpoint.up),
+    reachable: status.endpoints.some((endpoint) => endpoint.up && endpoint.disabled === null),
     endpoints: status.endpoints,
   }));
   for (const missing of requiredButNotServed(config.requiredChains, statuses)) {

@@ -18,13 +18,19 @@ const EndpointReport = Type.Object({
   latencyMs: Nullable(Type.Integer({ description: 'Time its last probe took' })),
   error: Nullable(Type.String({ description: 'Why its last probe failed' })),
   checkedAt: Nullable(Type.String({ format: 'date-time', description: 'When it was last probed' })),
+  disabled: Nullable(
+    Type.String({
+      description:
+        'Why the gateway stopped using it (checked at start: a node on another network); null while it is used',
+    }),
+  ),
 });
 
 const ChainReport = Type.Object({
   chain: Type.String(),
   network: Type.String(),
   required: Type.Boolean({ description: 'Readiness needs it (REQUIRED_CHAINS)' }),
-  reachable: Type.Boolean({ description: 'At least one endpoint is up' }),
+  reachable: Type.Boolean({ description: 'At least one endpoint in use is up' }),
   endpoints: Type.Array(EndpointReport),
 });
 

@@ -9,6 +9,11 @@ import { CHAIN_FAMILIES } from '../../../src/chains/families.ts';
 import { checkNodes } from '../../../src/chains/network-check.ts';
 import { buildRegistry } from '../../../src/chains/registry.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { NodeMetrics } from '../../../src/health/node-metrics.ts';
+import { NodeMonitor } from '../../../src/health/node-monitor.ts';
+import { readinessOf } from '../../../src/health/readiness.ts';
+import { TroubleLog } from '../../../src/health/trouble-log.ts';
+import { createMetricsRegistry } from '../../../src/http/metrics.ts';
 import { createLogger } from '../../../src/logger.ts';
 
 let mainnetNode: TronDevnet;
@@ -76,6 +81,25 @@ describe('a Tron node on the wrong network', () => {
     try {
       await checkNodes(registry, families, config, createLogger('silent'));
       expect(registry.isDisabled('tron', 'mainnet')).toBe(true);
+      // /readyz shows why, and the node answering its probes does not make the chain reachable.
+      const monitor = new NodeMonitor({
+        config,
+        registry,
+        families,
+        metrics: new NodeMetrics(createMetricsRegistry()),
+        trouble: new TroubleLog(),
+        logger: createLogger('silent'),
+      });
+      await monitor.probeAll();
+      const [status] = monitor.status();
+      expect(status?.endpoints[0]).toMatchObject({
+        up: true,
+        disabled: expect.stringMatching(/is on another network: expected .*, found network id 201910292/),
+      });
+      const readiness = readinessOf(monitor.status(), config, true);
+      expect(readiness.chains[0]).toMatchObject({ reachable: false, required: true });
+      expect(readiness.ready).toBe(false);
+      await monitor.stop();
       expect(() => registry.get('tron', 'mainnet')).toThrow(
         expect.objectContaining({
           status: 503,
