@@ -81,11 +81,18 @@ export function transactionJson(record: TxRecord, encoding: TxEncoding): Json {
   return { message, signatures: record.tx.signatures.map(toBase58) };
 }
 
-/** One entry of getBlock's transactions, or getTransaction's body without slot and blockTime. */
-export function landedJson(record: TxRecord, encoding: TxEncoding): Record<string, Json> {
+/**
+ * One entry of getBlock's transactions, or getTransaction's body without slot and blockTime. As agave does,
+ * `version` is written only for a client that gave maxSupportedTransactionVersion.
+ */
+export function landedJson(
+  record: TxRecord,
+  encoding: TxEncoding,
+  maxSupported: unknown,
+): Record<string, Json | undefined> {
   return {
     meta: metaJson(record),
     transaction: transactionJson(record, encoding),
-    version: record.tx.message.version,
+    version: maxSupported === undefined || maxSupported === null ? undefined : record.tx.message.version,
   };
 }

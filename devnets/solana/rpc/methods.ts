@@ -183,7 +183,11 @@ export const methods: Record<string, Method> = {
     if (!r || r.slot === null) return null;
     checkVersion(r, cfg['maxSupportedTransactionVersion']);
     const block = ctx.chain.blocks.get(r.slot);
-    return { blockTime: block?.blockTime ?? null, slot: r.slot, ...landedJson(r, encoding) };
+    return {
+      blockTime: block?.blockTime ?? null,
+      slot: r.slot,
+      ...landedJson(r, encoding, cfg['maxSupportedTransactionVersion']),
+    };
   },
   getBlock: (p, ctx) => {
     const block = blockOrError(ctx, p[0]);
@@ -200,7 +204,9 @@ export const methods: Record<string, Method> = {
     const records = block.signatures.map((s) => ctx.chain.txs.get(s)).filter((r) => r !== undefined);
     if (details === 'full') {
       for (const r of records) checkVersion(r, cfg['maxSupportedTransactionVersion']);
-      out['transactions'] = records.map((r) => landedJson(r, encoding));
+      out['transactions'] = records.map((r) =>
+        landedJson(r, encoding, cfg['maxSupportedTransactionVersion']),
+      );
     } else if (details === 'signatures') {
       out['signatures'] = block.signatures;
     } else if (details === 'accounts') {
@@ -210,7 +216,7 @@ export const methods: Record<string, Method> = {
           accountKeys: r.tx.message.accountKeys,
           signatures: (transactionJson(r, 'json') as { signatures: Json }).signatures,
         },
-        version: r.tx.message.version,
+        version: cfg['maxSupportedTransactionVersion'] === undefined ? undefined : r.tx.message.version,
       }));
     } else if (details !== 'none') {
       throw invalidParams(`Invalid params: unknown variant \`${String(details)}\`.`);
