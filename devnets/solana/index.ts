@@ -1,6 +1,6 @@
 // Solana devnet: litesvm (a real SVM with SPL Token and ATA) behind the node's JSON-RPC 2.0 over HTTP.
 import type { AddressInfo } from 'node:net';
-import { generateKeyPairSigner, type Instruction, type KeyPairSigner } from '@solana/kit';
+import type { Instruction, KeyPairSigner } from '@solana/kit';
 import { SolanaChain } from './chain.ts';
 import { toBase58 } from './codec.ts';
 import { RpcError } from './errors.ts';
@@ -98,7 +98,8 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   const airdrop = (address: string, lamports: bigint) =>
     sendFromFaucet(async () => [transferIx(faucet, address, lamports)]);
 
-  const mintSigner = await generateKeyPairSigner();
+  // A fixed mint key, so the USDT address is the same on every start.
+  const mintSigner = await faucetSigner(devnetSecretKey('switchyard.solana.devnet.usdt'));
   const rent = chain.svm.minimumBalanceForRentExemption(82n);
   await sendFromFaucet(async () => createMintIxs(faucet, mintSigner, rent, 6));
   if (interval !== null) chain.produceBlock();
