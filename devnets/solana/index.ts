@@ -14,6 +14,7 @@ import {
   transferIx,
 } from './faucet.ts';
 import type { MethodContext } from './rpc/methods.ts';
+import { attachPubSub } from './rpc/pubsub.ts';
 import { createRpcServer } from './rpc/server.ts';
 
 export const DEVNET_GENESIS_HASH = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
@@ -34,6 +35,8 @@ export interface SolanaDevnetOptions {
 
 export interface SolanaDevnet {
   url: string;
+  /** PubSub (signatureSubscribe, slotSubscribe) on the same port: web3.js's `wsEndpoint`. */
+  wsUrl: string;
   /** Faucet key (devnet only); secretKey is the 64-byte seed||pubkey in base58, as wallets export it. */
   faucet: { address: string; secretKey: string };
   tokens: { spl: { USDT: string } & Record<string, string> };
@@ -111,16 +114,19 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     airdrop,
   };
   const server = createRpcServer(ctx, (err) => console.error('solana devnet:', err));
+  const closePubSub = attachPubSub(server, chain);
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
   );
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
+  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const timer = interval === null ? null : setInterval(() => chain.advanceSlot(), interval);
   timer?.unref();
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: `http://${hostPort}`,
+    wsUrl: `ws://${hostPort}`,
     faucet: { address: faucet.address, secretKey: secretKeyBase58(secretKey) },
     tokens: { spl: { USDT: mintSigner.address } },
     chain,
@@ -134,6 +140,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     faucetSpl: (mint, owner, units) => sendFromFaucet(() => mintToOwnerIxs(faucet, mint, owner, units)),
     close: async () => {
       if (timer) clearInterval(timer);
+      closePubSub();
       await new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();

@@ -83,14 +83,15 @@ function txBytes(v: unknown, encoding: unknown): Uint8Array {
   throw invalidParams(`Invalid params: unknown encoding ${String(encoding)}.`);
 }
 
-function statusOf(ctx: MethodContext, sig: unknown): Json {
+/** A landed transaction's status as getSignatureStatuses writes it; null while unknown or not in a block. */
+export function statusOf(chain: SolanaChain, sig: unknown): Json {
   if (typeof sig !== 'string') throw invalidParams('Invalid param: Invalid');
-  const r = ctx.chain.txs.get(sig);
+  const r = chain.txs.get(sig);
   if (!r || r.slot === null) return null;
-  const head = ctx.chain.head;
-  const block = ctx.chain.blocks.get(r.slot);
+  const head = chain.head;
+  const block = chain.blocks.get(r.slot);
   const depth = head.blockHeight - (block?.blockHeight ?? head.blockHeight);
-  const finalized = ctx.chain.slot - r.slot >= FINALIZED_DEPTH;
+  const finalized = chain.slot - r.slot >= FINALIZED_DEPTH;
   return {
     slot: r.slot,
     confirmations: finalized ? null : depth,
@@ -172,7 +173,7 @@ export const methods: Record<string, Method> = {
     if (p[0].length > 256) throw invalidParams('Too many inputs provided; max 256');
     return wrap(
       ctx,
-      p[0].map((s) => statusOf(ctx, s)),
+      p[0].map((s) => statusOf(ctx.chain, s)),
     );
   },
   getTransaction: (p, ctx) => {

@@ -99,7 +99,7 @@ describe('Solana devnet wire shapes against the node vectors', () => {
     expect(sigsOnly).toMatchObject({ signatures: [sig] });
   });
 
-  it('sendTransaction errors: blockhash not found, no funds, bad signature', async () => {
+  it('sendTransaction errors: blockhash not found, no funds', async () => {
     const payer = Keypair.generate();
     const tx = new Transaction({
       feePayer: payer.publicKey,
