@@ -11,7 +11,7 @@ interface Vector {
   errors?: Record<string, { error: unknown }>;
 }
 const vectors: Record<string, Vector> = JSON.parse(
-  readFileSync(new URL('./fixtures/solana_rpc_responses.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../vectors/solana_rpc_responses.json', import.meta.url), 'utf8'),
 );
 
 let devnet: SolanaDevnet;

@@ -22,7 +22,7 @@ import { type SolanaDevnet, startSolanaDevnet } from '../../../devnets/solana/in
 import { keyPaths, rpc } from './helpers.ts';
 
 const vectors = JSON.parse(
-  readFileSync(new URL('./fixtures/solana_rpc_responses.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../vectors/solana_rpc_responses.json', import.meta.url), 'utf8'),
 );
 
 let devnet: SolanaDevnet;
