@@ -1,24 +1,13 @@
-// node:http front: JSON-RPC 2.0 over POST, single or batch; every answer is HTTP 200, errors included.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// node:http front: JSON-RPC 2.0 over POST, single or batch; every answer is HTTP 200, errors included (a body over the limit: 413).
+import { createServer, type Server } from 'node:http';
+import { BodyTooLarge, readBody } from '../../http-body.ts';
 import { RpcError } from '../errors.ts';
 import { isObject, type Json, stringifyJson } from '../json.ts';
 import type { MethodContext } from './methods.ts';
 import { methods } from './methods.ts';
 
+/** agave's MAX_REQUEST_BODY_SIZE (50 MiB). */
 const MAX_BODY = 50 * 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 const errorBody = (id: Json, code: number, message: string, data?: Json): Json => ({
   jsonrpc: '2.0',
@@ -52,7 +41,15 @@ export function createRpcServer(ctx: MethodContext, onError: (err: unknown) => v
       res.writeHead(405).end();
       return;
     }
-    const text = await readBody(req);
+    let text: string;
+    try {
+      text = await readBody(req, MAX_BODY);
+    } catch (error) {
+      // As agave's RPC: a body over its limit is HTTP 413, not a JSON-RPC error.
+      if (!(error instanceof BodyTooLarge)) throw error;
+      res.writeHead(413).end();
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

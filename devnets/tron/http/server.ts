@@ -1,6 +1,7 @@
 // node:http front for the java-tron servlet subset: HTTP 200 for every business answer,
 // 413 for bodies over the node's max message size, {"Error": "<class> : <msg>"} for servlet errors.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { BodyTooLarge, readBody } from '../../http-body.ts';
 import { isObject, type Json, JsonSyntaxError, parseJson, stringifyJson } from '../json.ts';
 
 /** java-tron's default node.http.maxMessageSize (4 MiB). */
@@ -32,24 +33,6 @@ export interface Routes {
   solidity: Record<string, Handler>;
 }
 
-class BodyTooLarge extends Error {}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Drain an oversized body instead of resetting, so the client reads the 413.
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () =>
-      size > MAX_BODY ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString('utf8')),
-    );
-    req.on('error', reject);
-  });
-}
-
 function visibleOf(v: Json | undefined): boolean {
   return v === true || (typeof v === 'string' && v.toLowerCase() === 'true');
 }
@@ -74,7 +57,7 @@ export function createNodeServer(routes: Routes, onError: (err: unknown) => void
       for (const [k, v] of url.searchParams) params[k] = v;
       let body: string;
       try {
-        body = await readBody(req);
+        body = await readBody(req, MAX_BODY);
       } catch (err) {
         if (err instanceof BodyTooLarge) {
           send(res, 413, '');
