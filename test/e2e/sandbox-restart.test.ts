@@ -35,13 +35,18 @@ async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15
 function showSandboxOnFailure(): void {
   onTestFailed(() => {
     const log = path.join(dir, 'gateway.log');
+    console.error(`output of the stopped sandbox:\n${stoppedOutput}`);
     console.error(`sandbox output:\n${run?.output() ?? '(stopped)'}`);
     if (existsSync(log)) console.error(`gateway.log:\n${readFileSync(log, 'utf8').slice(-4000)}`);
   });
 }
 
+/** What the last stopped run printed (its save on Ctrl-C, or why it failed). */
+let stoppedOutput = '(none)';
+
 async function stop(signal: 'SIGINT' | 'SIGKILL'): Promise<void> {
   await run?.stop(signal);
+  stoppedOutput = run?.output() ?? stoppedOutput;
   run = null;
 }
 
