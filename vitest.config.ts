@@ -52,9 +52,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          // One at a time: each starts a sandbox or a gateway with its devnets (a dozen processes), and two
-          // sandboxes starting side by side were where a Ctrl-C restart once came back without its chain.
-          fileParallelism: false,
           globalSetup: ['test/global-setup/build.ts'],
         },
       },
