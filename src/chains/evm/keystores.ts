@@ -1,7 +1,7 @@
 import type { AddressKeys } from '../../custody/address-keys.ts';
 import { WrongPasswordError } from '../../custody/key-vault.ts';
 import { ApiError, invalidField } from '../../errors.ts';
-import { wrongPasswordIs401 } from '../../services/address-custody.ts';
+import type { AddressCustody } from '../../services/address-custody.ts';
 import type { KeyCodec } from '../family.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { ChainName, Network } from '../types.ts';
@@ -10,6 +10,8 @@ import { exportKeystore, importKeystore } from './keystore.ts';
 export interface EvmKeystoresDeps {
   registry: ChainRegistry;
   addressKeys: AddressKeys;
+  /** Exports go through the custody every chain has (its wrong-password answer, its throttling). */
+  custody: AddressCustody;
   keys: KeyCodec;
 }
 
@@ -77,9 +79,7 @@ export class EvmKeystores {
     address: string,
     password: string,
   ) {
-    const key = await wrongPasswordIs401(() =>
-      this.deps.addressKeys.exportKey(this.scope(userId, chain, network), address, password),
-    );
+    const key = await this.deps.custody.exportKey({ userId, chain, network }, address, password);
     return exportKeystore(key, password, { caller: { owner: userId } });
   }
 
@@ -90,9 +90,7 @@ export class EvmKeystores {
     address: string,
     password: string,
   ) {
-    const key = await wrongPasswordIs401(() =>
-      this.deps.addressKeys.exportKey(this.scope(userId, chain, network), address, password),
-    );
+    const key = await this.deps.custody.exportKey({ userId, chain, network }, address, password);
     return { private_key: `0x${key}` };
   }
 }

@@ -137,7 +137,7 @@ export function evmParts(shared: SharedServices, keys: KeyCodec): FamilyParts {
   const parts: EvmRouteParts = {
     pipeline: shared.sends,
     sends: new EvmSends({ db: store.db, dialect: store.dialect, registry }),
-    keystores: new EvmKeystores({ registry, addressKeys, keys }),
+    keystores: new EvmKeystores({ registry, addressKeys, custody: shared.custody, keys }),
     tokens: new EvmTokenReads({ registry }),
   };
   const routes: FastifyPluginAsyncTypebox = async (app) => {
