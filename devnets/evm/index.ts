@@ -141,9 +141,8 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
   const baseFee = DEVNET_BASE_FEE[options.chain];
   const store = options.stateDir === undefined ? null : new AnvilStateStore(options.stateDir);
   const saved = await store?.load();
-  let anvil: AnvilProcess;
-  try {
-    anvil = await startAnvil({
+  const launch = () =>
+    startAnvil({
       chainId,
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.host === undefined ? {} : { host: options.host }),
@@ -152,6 +151,9 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
       ...(baseFee === undefined ? {} : { baseFee }),
       ...(saved ? { loadState: saved.loadFile } : {}),
     });
+  let anvil: AnvilProcess;
+  try {
+    anvil = saved ? await launchOnSavedChain(launch, saved.head) : await launch();
   } catch (error) {
     if (!saved) throw error;
     throw new Error(
@@ -271,6 +273,28 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
     await anvil.close();
     throw error;
   }
+}
+
+/**
+ * anvil started on a saved chain, checked to hold it: its head must reach the head the dump was taken at.
+ * One that came up without the chain (seen under load, as a fresh chain with the same token addresses)
+ * is stopped and started again, so a restart never silently loses the chain.
+ */
+async function launchOnSavedChain(
+  launch: () => Promise<AnvilProcess>,
+  savedHead: bigint | null,
+): Promise<AnvilProcess> {
+  let found = 0n;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const anvil = await launch();
+    found = BigInt(await new DevnetRpc(anvil.url).call<Hex>('eth_blockNumber'));
+    if (savedHead === null || found >= savedHead) return anvil;
+    console.error(
+      `[evm-devnet] anvil came up at block ${found}, not on the saved chain at ${savedHead}: starting it again`,
+    );
+    await anvil.close();
+  }
+  throw new Error(`anvil came up at block ${found}, below the saved chain's head ${savedHead}`);
 }
 
 /** Decimals of the devnet's tokens by symbol (USDT has 6, like mainnet USDT); the native coin has 18. */

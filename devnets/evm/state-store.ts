@@ -23,10 +23,14 @@ export class AnvilStateStore {
     this.stateFile = join(dir, 'state.json.gz');
     this.tokensFile = join(dir, 'tokens.json');
     this.loadFile = join(dir, 'load-state.json');
+    this.headFile = join(dir, 'head.txt');
   }
 
+  /** The head block number when the state was dumped: the loaded chain must reach at least it. */
+  readonly headFile: string;
+
   /** The saved chain, unpacked for anvil, and its tokens; null when there is none (a first start). */
-  async load(): Promise<{ loadFile: string; tokens: EvmDevnetTokens } | null> {
+  async load(): Promise<{ loadFile: string; tokens: EvmDevnetTokens; head: bigint | null } | null> {
     if (!existsSync(this.stateFile)) return null;
     if (!existsSync(this.tokensFile)) {
       // The tokens are written before the first state: a state without them is not one this code wrote.
@@ -34,7 +38,8 @@ export class AnvilStateStore {
     }
     const tokens = parseTokens(await readFile(this.tokensFile, 'utf8'), this.tokensFile);
     await writeFile(this.loadFile, await gunzipAsync(await readFile(this.stateFile)), { mode: 0o600 });
-    return { loadFile: this.loadFile, tokens };
+    const headText = existsSync(this.headFile) ? (await readFile(this.headFile, 'utf8')).trim() : '';
+    return { loadFile: this.loadFile, tokens, head: /^\d+$/.test(headText) ? BigInt(headText) : null };
   }
 
   async loaded(): Promise<void> {
@@ -47,8 +52,10 @@ export class AnvilStateStore {
 
   /** anvil's whole state as of now. */
   async saveState(node: DevnetRpc): Promise<void> {
+    const head = BigInt(await node.call<Hex>('eth_blockNumber'));
     const dump = await node.call<Hex>('anvil_dumpState');
     await writeFileAtomic(this.stateFile, hexToBytes(dump));
+    await writeFileAtomic(this.headFile, `${head}\n`);
   }
 }
 

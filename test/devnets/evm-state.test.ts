@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe('EVM devnet with a state folder', () => {
     } finally {
       await first.close();
     }
-    expect(readdirSync(stateDir).sort()).toEqual(['state.json.gz', 'tokens.json']);
+    expect(readdirSync(stateDir).sort()).toEqual(['head.txt', 'state.json.gz', 'tokens.json']);
 
     const second = await startEvmDevnet({ chain: 'polygon', network: 'testnet', stateDir });
     try {
@@ -46,6 +46,18 @@ describe('EVM devnet with a state folder', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('refuses to carry on from a chain anvil did not load: its head is below the saved one', async () => {
+    const stateDir = path.join(dir, 'unloaded');
+    const first = await startEvmDevnet({ chain: 'polygon', network: 'testnet', stateDir });
+    await first.close();
+    // As if the dump had been taken far ahead of what anvil comes up with.
+    writeFileSync(path.join(stateDir, 'head.txt'), '1000000\n');
+    await expect(startEvmDevnet({ chain: 'polygon', network: 'testnet', stateDir })).rejects.toThrow(
+      /anvil came up at block \d+, below the saved chain's head 1000000/,
+    );
+    expect(existsSync(path.join(stateDir, 'load-state.json'))).toBe(false);
   });
 
   it('mixed mining: a transaction is mined at once, and blocks come on the interval with none', async () => {
