@@ -26,6 +26,7 @@ function filled(count: number): { matcher: WebhookMatcher; watched: string[] } {
       type: null,
       confirmations: 0,
       notifyReverted: false,
+      notifyPending: false,
     });
   }
   for (let i = 0; i < 10; i++) {
@@ -37,6 +38,7 @@ function filled(count: number): { matcher: WebhookMatcher; watched: string[] } {
       type: null,
       confirmations: 0,
       notifyReverted: false,
+      notifyPending: false,
     };
     matcher.upsert({ ...base, id: `c${i}`, contract: CONTRACTS[i]! });
   }

@@ -45,4 +45,9 @@ export interface BlockFollower {
   /** The highest height the node has. */
   head(): Promise<bigint>;
   read(height: bigint): Promise<HeightReading>;
+  /**
+   * Transfers to or from `addresses` the node holds unconfirmed (its mempool), for subscriptions that
+   * ask for `pending`; absent on chains without a mempool. Their `blockNumber` is 0 and `blockHash` ''.
+   */
+  unconfirmed?(addresses: readonly string[]): Promise<TransferEvent[]>;
 }

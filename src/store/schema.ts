@@ -152,6 +152,8 @@ export interface WebhooksTable {
   type: string | null;
   confirmations: number;
   notify_reverted: number;
+  /** 1: also notified (event `pending`) of a matching transfer seen unconfirmed, where the chain has a mempool. */
+  notify_pending: number;
   /** 'none' (manual retry only, as the spec) or 'backoff'. */
   retry_policy: string;
   /** Signing secret sealed with the master key (custody/master-key.ts). */
@@ -195,7 +197,7 @@ export interface NotificationsTable {
   user_id: string;
   chain: string;
   network: string;
-  /** 'transfer' or 'reverted'. */
+  /** 'transfer', 'reverted' or 'pending'. */
   event: string;
   txid: string;
   log_index: number;

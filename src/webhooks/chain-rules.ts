@@ -15,6 +15,8 @@ export interface ChainWebhookRules {
   display(address: string): string;
   /** Bitcoin has no token contracts. */
   hasContracts: boolean;
+  /** Unconfirmed transfers can be seen (and notified as `pending`) before a block holds them. */
+  hasMempool: boolean;
 }
 
 const evm = (types: readonly string[], aliases?: Record<string, string>): ChainWebhookRules => ({
@@ -26,6 +28,7 @@ const evm = (types: readonly string[], aliases?: Record<string, string>): ChainW
   // EIP-55, as wallets and explorers write it; matching still compares the lower-case form.
   display: (a) => checksumAddress(a),
   hasContracts: true,
+  hasMempool: false,
 });
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
@@ -37,6 +40,7 @@ export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
     normalize: toBase58Address,
     display: (a) => a,
     hasContracts: true,
+    hasMempool: false,
   },
   ethereum: evm(['ETH', 'ERC20', 'ERC721']),
   bsc: evm(['BNB', 'BEP20', 'BEP721'], { ERC20: 'BEP20', ERC721: 'BEP721' }),
@@ -48,6 +52,7 @@ export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
     normalize: (a) => a,
     display: (a) => a,
     hasContracts: true,
+    hasMempool: false,
   },
   bitcoin: {
     types: ['BTC'],
@@ -56,6 +61,7 @@ export const WEBHOOK_RULES: Record<ChainName, ChainWebhookRules> = {
     normalize: (a) => (/^(bc1|tb1|bcrt1)/i.test(a) ? a.toLowerCase() : a),
     display: (a) => a,
     hasContracts: false,
+    hasMempool: true,
   },
 };
 

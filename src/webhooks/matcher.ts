@@ -11,6 +11,8 @@ export interface MatchableWebhook {
   type: string | null;
   confirmations: number;
   notifyReverted: boolean;
+  /** Also told of a matching transfer while it is unconfirmed (`pending`). */
+  notifyPending: boolean;
 }
 
 type Field = 'to' | 'from' | 'tokenId' | 'contract';
@@ -33,6 +35,8 @@ export class WebhookMatcher {
     tokenId: new Map(),
     contract: new Map(),
   };
+  /** The addresses subscriptions asking for `pending` watch (`to` or `from`), by subscription. */
+  private readonly pendingWatch = new Map<string, string[]>();
 
   get size(): number {
     return this.webhooks.size;
@@ -47,6 +51,13 @@ export class WebhookMatcher {
     if (bucket) bucket.push(webhook);
     else this.indexes[field].set(key, [webhook]);
     this.webhooks.set(webhook.id, webhook);
+    const watched = [webhook.to, webhook.from].filter((a): a is string => a !== null);
+    if (webhook.notifyPending && watched.length > 0) this.pendingWatch.set(webhook.id, watched);
+  }
+
+  /** Every address a subscription asking for `pending` watches: where unconfirmed transfers are looked for. */
+  pendingAddresses(): string[] {
+    return [...new Set([...this.pendingWatch.values()].flat())];
   }
 
   remove(id: string): void {
@@ -58,6 +69,7 @@ export class WebhookMatcher {
     if (rest.length === 0) this.indexes[field].delete(key);
     else this.indexes[field].set(key, rest);
     this.webhooks.delete(id);
+    this.pendingWatch.delete(id);
   }
 
   /** Subscriptions that want this transfer. */

@@ -20,7 +20,7 @@ export interface NotificationOut {
   /** Exact, as in the payload: write it with toJsonText, which keeps every digit. */
   amount: JsonNumber;
   amount_raw: string;
-  blocknumber: string;
+  blocknumber: string | null;
   status: string;
   url: string;
   success: boolean;

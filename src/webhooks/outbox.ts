@@ -7,7 +7,8 @@ import { displayAddress } from './chain-rules.ts';
 import { JsonNumber, toJsonText } from './json-text.ts';
 import type { MatchableWebhook } from './matcher.ts';
 
-export type NotificationEvent = 'transfer' | 'reverted';
+/** `pending`: seen unconfirmed (chains with a mempool); `transfer` follows once a block holds it. */
+export type NotificationEvent = 'transfer' | 'reverted' | 'pending';
 
 /** The body a subscriber receives: Chaingateway's fields, then Switchyard's. */
 export interface NotificationPayload {
@@ -15,7 +16,8 @@ export interface NotificationPayload {
   webhook_id: string;
   from: string | null;
   to: string | null;
-  blocknumber: string;
+  /** Null for a `pending` transfer: no block holds it yet. */
+  blocknumber: string | null;
   datetime: string;
   tokenid: string | null;
   type: string;
@@ -58,7 +60,7 @@ export function buildPayload(
     webhook_id: webhookId,
     from: shown(transfer.from),
     to: shown(transfer.to),
-    blocknumber: transfer.blockNumber.toString(),
+    blocknumber: event === 'pending' ? null : transfer.blockNumber.toString(),
     datetime: chaingatewayDatetime(transfer.time),
     tokenid: transfer.tokenId,
     type: transfer.type,

@@ -45,6 +45,7 @@ export class SubscriptionSync {
         type: row.type,
         confirmations: row.confirmations,
         notifyReverted: row.notify_reverted === 1,
+        notifyPending: row.notify_pending === 1,
       });
     }
     this.version = latest;

@@ -19,6 +19,7 @@ export interface WebhookInput {
   type?: unknown;
   confirmations?: unknown;
   notify_reverted?: unknown;
+  notify_pending?: unknown;
   retry?: unknown;
 }
 
@@ -35,6 +36,7 @@ export interface WebhookOut {
   type: string | null;
   confirmations: number;
   notify_reverted: boolean;
+  notify_pending: boolean;
   retry: string;
   is_active: boolean;
   is_invalid: boolean;
@@ -61,6 +63,7 @@ interface Validated {
   type: string | null;
   confirmations: number;
   notify_reverted: number;
+  notify_pending: number;
   retry_policy: string;
 }
 
@@ -279,6 +282,14 @@ export class WebhookService {
     const notifyReverted = flag(input.notify_reverted);
     if (notifyReverted === null)
       errors.push({ field: 'notify_reverted', message: 'The notify_reverted field must be a boolean.' });
+    const notifyPending = flag(input.notify_pending);
+    if (notifyPending === null)
+      errors.push({ field: 'notify_pending', message: 'The notify_pending field must be a boolean.' });
+    else if (notifyPending && !rules.hasMempool)
+      errors.push({
+        field: 'notify_pending',
+        message: `${chain} has no mempool to report pending transfers from.`,
+      });
     const retry = text('retry') ?? 'none';
     if (retry !== 'none' && retry !== 'backoff') {
       errors.push({ field: 'retry', message: 'The retry field must be none or backoff.' });
@@ -297,6 +308,7 @@ export class WebhookService {
       type,
       confirmations: confirmations!,
       notify_reverted: notifyReverted ? 1 : 0,
+      notify_pending: notifyPending ? 1 : 0,
       retry_policy: retry,
     };
   }
@@ -329,6 +341,7 @@ export function toOut(row: WebhooksTable): WebhookOut {
     type: row.type,
     confirmations: row.confirmations,
     notify_reverted: row.notify_reverted === 1,
+    notify_pending: row.notify_pending === 1,
     retry: row.retry_policy,
     is_active: row.is_active === 1,
     is_invalid: row.is_invalid === 1,

@@ -185,7 +185,32 @@ export class ChainWatcher {
       await this.moveCursorPastSkipped(skippedTo);
       progressed = true;
     }
+    if (next > head) await this.notifyUnconfirmed();
     return { progressed, idle: false };
+  }
+
+  /**
+   * Caught up with the chain: subscriptions asking for `pending` hear of the matching transfers the node
+   * holds unconfirmed. Each is written once (the outbox's unique index), however often it is seen.
+   */
+  private async notifyUnconfirmed(): Promise<void> {
+    const { follower, db } = this.options;
+    const addresses = this.sync.matcher.pendingAddresses();
+    if (follower.unconfirmed === undefined || addresses.length === 0) return;
+    const matches = (await follower.unconfirmed(addresses)).flatMap((transfer) =>
+      this.sync.matcher
+        .match(transfer)
+        .filter((webhook) => webhook.notifyPending)
+        .map((webhook) => ({ webhook, transfer })),
+    );
+    if (matches.length === 0) return;
+    const now = this.now();
+    await db.transaction().execute(async (trx) => {
+      await this.holdLease(trx);
+      for (const { webhook, transfer } of matches) {
+        await enqueueNotification(trx, webhook, transfer, 'pending', now);
+      }
+    });
   }
 
   /**
@@ -480,7 +505,7 @@ function transferOf(payload: StoredPayload, blockHash: string, logIndex: number)
   return {
     chain: payload.blockchain as ChainName,
     network: payload.network as Network,
-    blockNumber: BigInt(payload.blocknumber),
+    blockNumber: BigInt(payload.blocknumber ?? 0),
     blockHash,
     txid: payload.txid,
     logIndex,

@@ -208,6 +208,8 @@ describe('tron webhooks end to end', () => {
       { url: 'http://10.0.0.1/hook', to },
       { url: 'http://169.254.169.254/latest', to },
       { url: 'http://[::ffff:10.0.0.1]/', to },
+      // Tron has no mempool to report pending transfers from.
+      { url: `${receiverUrl}/x`, to, notify_pending: true },
     ];
     for (const body of bad) {
       const res = await api('POST', '/tron/webhooks', { json: body });

@@ -45,6 +45,7 @@ const bip84: HdKeyCodec = {
 
 /** Single-key P2WPKH addresses, to show they share the table and the quota with derived ones. */
 const singleKey: KeyScope['codec'] = {
+  privateKeyForm: '64 hex characters',
   generate: () => singleKey.fromPrivateKey(Buffer.from(secp256k1.utils.randomSecretKey()).toString('hex')),
   fromPrivateKey: (privateKey) => {
     const publicKey = secp256k1.getPublicKey(Buffer.from(privateKey, 'hex'), true);

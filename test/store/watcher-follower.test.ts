@@ -102,6 +102,7 @@ beforeEach(async () => {
       type: null,
       confirmations: 1,
       notify_reverted: 0,
+      notify_pending: 0,
       retry_policy: 'none',
       secret_sealed: 'unused',
       previous_secret_sealed: null,
@@ -240,5 +241,66 @@ describe('ChainWatcher reorg depth', () => {
     expect(await cursor()).toBe(26);
     await watcher.step();
     expect(await cursor()).toBe(31);
+  });
+});
+
+describe('ChainWatcher and unconfirmed transfers', () => {
+  /** A transfer to the watched address the node holds unconfirmed. */
+  const unconfirmedTransfer = {
+    chain: 'ethereum' as const,
+    network: 'mainnet' as const,
+    blockNumber: 0n,
+    blockHash: '',
+    txid: '0xmempool',
+    logIndex: 0,
+    from: SENDER,
+    to: WATCHED,
+    contractAddress: null,
+    tokenId: null,
+    type: 'ETH',
+    amountRaw: 5000n,
+    decimals: 18,
+    time: new Date(1_700_000_000_000),
+  };
+
+  async function notifications() {
+    const rows = await store.db
+      .selectFrom('notifications')
+      .select(['event', 'payload'])
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => ({ event: row.event, blocknumber: JSON.parse(row.payload).blocknumber }));
+  }
+
+  it('notifies a pending transfer once, only to subscriptions that ask, and the transfer when a block holds it', async () => {
+    const chain = new ScriptedChain({ finalityDepth: 6, reorgDepth: 10 });
+    const asked: (readonly string[])[] = [];
+    const mempool = Object.assign(chain, {
+      unconfirmed: async (addresses: readonly string[]) => {
+        asked.push(addresses);
+        return [unconfirmedTransfer];
+      },
+    });
+    chain.block(10, 9);
+    const watcher = watch(mempool);
+    await watcher.step();
+    await watcher.step();
+    // Nobody asked for pending: the node is not even asked.
+    expect(asked).toEqual([]);
+    expect(await notifications()).toEqual([]);
+
+    await store.db.updateTable('webhooks').set({ notify_pending: 1, change_version: 2 }).execute();
+    await store.db.updateTable('watch_versions').set({ version: 2 }).execute();
+    await watcher.step();
+    await watcher.step();
+    expect(asked.at(-1)).toEqual([WATCHED]);
+    expect(await notifications()).toEqual([{ event: 'pending', blocknumber: null }]);
+
+    chain.block(11, 10, 'a', true);
+    await watcher.step();
+    expect(await notifications()).toEqual([
+      { event: 'pending', blocknumber: null },
+      { event: 'transfer', blocknumber: '11' },
+    ]);
   });
 });

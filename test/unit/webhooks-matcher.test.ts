@@ -11,6 +11,7 @@ const hook = (id: string, filter: Partial<MatchableWebhook>): MatchableWebhook =
   type: null,
   confirmations: 0,
   notifyReverted: false,
+  notifyPending: false,
   ...filter,
 });
 const transfer = (

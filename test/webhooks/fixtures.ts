@@ -101,6 +101,7 @@ export async function insertWebhook(
       type: null,
       confirmations: 0,
       notify_reverted: 0,
+      notify_pending: 0,
       retry_policy: seed.retryPolicy ?? 'none',
       secret_sealed: bench.masterKey.seal(secret, id),
       previous_secret_sealed:

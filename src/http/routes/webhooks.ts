@@ -68,6 +68,12 @@ const WebhookBody = Type.Object({
       description: 'Also notify when a notified transfer leaves the chain in a reorg (default false)',
     }),
   ),
+  notify_pending: Type.Optional(
+    Type.Union([Type.Boolean(), Type.String({ enum: ['true', 'false', '1', '0', ''] })], {
+      description:
+        'Also notify (event `pending`, `blocknumber` null) when a matching transfer is first seen unconfirmed, on chains with a mempool (Bitcoin); the `transfer` notification follows once it confirms. Default false; elsewhere 422.',
+    }),
+  ),
   retry: Type.Optional(
     Type.String({
       enum: ['none', 'backoff', ''],
@@ -89,6 +95,7 @@ const WebhookOut = Type.Object({
   type: Nullable(Type.String()),
   confirmations: Type.Integer(),
   notify_reverted: Type.Boolean(),
+  notify_pending: Type.Boolean(),
   retry: Type.String(),
   is_active: Type.Boolean(),
   is_invalid: Type.Boolean(),
@@ -116,7 +123,7 @@ const NotificationOut = Type.Object({
   amount_raw: Type.String({
     description: 'Base units (wei, sun, token units) as an integer string: use it for accounting',
   }),
-  blocknumber: Type.String(),
+  blocknumber: Nullable(Type.String({ description: 'Null for a `pending` notification' })),
   status: Type.String({
     description: 'pending, delivering, delivered, failed, or cancelled (its block left the chain first)',
   }),

@@ -6,6 +6,7 @@ import { webhooks } from './0004_webhooks.ts';
 import { passwordThrottle } from './0005_password_throttle.ts';
 import { userNumbers } from './0006_user_numbers.ts';
 import { hdWallets } from './0007_hd_wallets.ts';
+import { notifyPending } from './0008_notify_pending.ts';
 
 /** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_password_throttle': passwordThrottle,
   '0006_user_numbers': userNumbers,
   '0007_hd_wallets': hdWallets,
+  '0008_notify_pending': notifyPending,
 };
