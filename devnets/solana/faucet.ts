@@ -66,34 +66,43 @@ export function transferIx(payer: KeyPairSigner, to: string, lamports: bigint): 
   return getTransferSolInstruction({ source: payer, destination: to as Address, amount: lamports });
 }
 
+/** A mint without extensions; under Token-2022 too (its base mint layout is the classic 82 bytes). */
 export function createMintIxs(
   payer: KeyPairSigner,
   mint: KeyPairSigner,
   rentLamports: bigint,
   decimals: number,
+  tokenProgram: string = TOKEN_PROGRAM_ADDRESS,
 ): Instruction[] {
+  const programAddress = tokenProgram as Address;
   return [
     getCreateAccountInstruction({
       payer,
       newAccount: mint,
       lamports: rentLamports,
       space: 82,
-      programAddress: TOKEN_PROGRAM_ADDRESS,
+      programAddress,
     }),
-    getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: payer.address }),
+    getInitializeMint2Instruction(
+      { mint: mint.address, decimals, mintAuthority: payer.address },
+      { programAddress },
+    ),
   ];
 }
 
+/** The owner's ATA (created when missing) and a mintTo, under the mint's own token program. */
 export async function mintToOwnerIxs(
   payer: KeyPairSigner,
   mint: string,
   owner: string,
   units: bigint,
+  tokenProgram: string = TOKEN_PROGRAM_ADDRESS,
 ): Promise<Instruction[]> {
+  const programAddress = tokenProgram as Address;
   const [ata] = await findAssociatedTokenPda({
     mint: mint as Address,
     owner: owner as Address,
-    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    tokenProgram: programAddress,
   });
   return [
     getCreateAssociatedTokenIdempotentInstruction({
@@ -101,7 +110,11 @@ export async function mintToOwnerIxs(
       ata,
       owner: owner as Address,
       mint: mint as Address,
+      tokenProgram: programAddress,
     }),
-    getMintToInstruction({ mint: mint as Address, token: ata, mintAuthority: payer, amount: units }),
+    getMintToInstruction(
+      { mint: mint as Address, token: ata, mintAuthority: payer, amount: units },
+      { programAddress },
+    ),
   ];
 }

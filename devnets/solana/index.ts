@@ -1,6 +1,8 @@
-// Solana devnet: litesvm (a real SVM with SPL Token and ATA) behind the node's JSON-RPC 2.0 over HTTP.
+// Solana devnet: litesvm (a real SVM with SPL Token, Token-2022 and ATA) behind the node's JSON-RPC 2.0
+// over HTTP.
 import type { AddressInfo } from 'node:net';
 import type { Instruction, KeyPairSigner } from '@solana/kit';
+import { ChainSaver } from '../chain-saver.ts';
 import { SolanaChain } from './chain.ts';
 import { toBase58 } from './codec.ts';
 import { RpcError } from './errors.ts';
@@ -13,13 +15,36 @@ import {
   signedWire,
   transferIx,
 } from './faucet.ts';
+import { encodeMetadata, METADATA_PROGRAM, METADATA_SIZE, metadataAddress } from './metadata.ts';
 import type { MethodContext } from './rpc/methods.ts';
 import { attachPubSub } from './rpc/pubsub.ts';
 import { createRpcServer } from './rpc/server.ts';
+import { readSnapshot, writeSnapshot } from './snapshot.ts';
+import { MINT_SIZE, TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './token.ts';
+
+export { REORG_WINDOW } from './chain.ts';
+export { METADATA_PROGRAM, metadataAddress } from './metadata.ts';
+export { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './token.ts';
 
 export const DEVNET_GENESIS_HASH = 'EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG';
 export const MAINNET_GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d';
 const FAUCET_LAMPORTS = 1_000_000_000n * 1_000_000_000n;
+
+// The demo mints: fixed keys (same addresses on every start), one per token program, with metadata.
+const DEMO_MINTS = [
+  {
+    symbol: 'USDT',
+    label: 'switchyard.solana.devnet.usdt',
+    program: TOKEN_PROGRAM,
+    name: 'Tether USD',
+  },
+  {
+    symbol: 'USDT22',
+    label: 'switchyard.solana.devnet.usdt22',
+    program: TOKEN_2022_PROGRAM,
+    name: 'Tether USD (Token-2022)',
+  },
+] as const;
 
 export interface SolanaDevnetOptions {
   /** 0 (default) picks a free port. */
@@ -31,6 +56,20 @@ export interface SolanaDevnetOptions {
   skipEvery?: number | null;
   /** What getGenesisHash reports. Default: the public devnet's. */
   genesisHash?: string;
+  /**
+   * Keeps the chain in this file: a devnet started on a saved one carries on from it (slots, blocks,
+   * transactions, accounts, tokens). Saved on close() and, with saveIntervalMs, on a timer.
+   */
+  snapshotFile?: string;
+  /** How often a snapshotFile devnet looks for new transactions to save; 0 or unset: only on close(). */
+  saveIntervalMs?: number;
+  /** What getRecentPrioritizationFees reports per block, in micro-lamports per compute unit. Default 0. */
+  priorityFeeMicroLamports?: number | bigint;
+}
+
+export interface SolanaDevnetTokens {
+  /** USDT: classic SPL Token; USDT22: Token-2022. Both 6 decimals, the faucet their mint authority. */
+  spl: { USDT: string; USDT22: string } & Record<string, string>;
 }
 
 export interface SolanaDevnet {
@@ -39,24 +78,46 @@ export interface SolanaDevnet {
   wsUrl: string;
   /** Faucet key (devnet only); secretKey is the 64-byte seed||pubkey in base58, as wallets export it. */
   faucet: { address: string; secretKey: string };
-  tokens: { spl: { USDT: string } & Record<string, string> };
+  tokens: SolanaDevnetTokens;
   chain: SolanaChain;
   /** Moves `n` slots (default 1); resolves to the new slot. */
   advance(n?: number): Promise<bigint>;
   /** Marks the next `n` slots skipped. */
   skip(n: number): void;
+  /**
+   * Replaces the newest `depth` blocks (at most REORG_WINDOW) with as many empty ones at new slots; their
+   * transactions and the pending ones are dropped and the accounts they wrote restored.
+   */
+  reorg(depth: number): Promise<void>;
   airdrop(address: string, lamports: bigint): Promise<string>;
-  /** Creates the owner's associated token account when missing and mints `units` to it. */
+  /**
+   * Creates the owner's associated token account when missing and mints `units` to it, under the mint's
+   * token program (SPL Token or Token-2022).
+   */
   faucetSpl(mint: string, owner: string, units: bigint): Promise<string>;
+  /**
+   * Makes getRecentPrioritizationFees report `microLamports` per block (0: none, as by default); with
+   * `accounts`, only for requests naming one of them (others see 0), so a test on a shared devnet can
+   * price its own accounts alone.
+   */
+  setPriorityFee(microLamports: number | bigint, accounts?: readonly string[]): void;
   close(): Promise<void>;
 }
 
 export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Promise<SolanaDevnet> {
   const interval = options.slotIntervalMs === undefined ? 400 : options.slotIntervalMs;
-  const chain = new SolanaChain({ skipEvery: options.skipEvery ?? null });
   const secretKey = devnetSecretKey('switchyard.solana.devnet.faucet');
   const faucet: KeyPairSigner = await faucetSigner(secretKey);
-  chain.fund(faucet.address, FAUCET_LAMPORTS);
+  const snapshotFile = options.snapshotFile;
+  const saved = snapshotFile === undefined ? null : await readSnapshot(snapshotFile);
+  if (saved && saved.faucet !== faucet.address) {
+    throw new Error(`the Solana devnet saved in ${snapshotFile} ran under another faucet key`);
+  }
+  const chain = new SolanaChain({
+    skipEvery: options.skipEvery ?? null,
+    ...(saved ? { state: saved.state } : {}),
+  });
+  if (!saved) chain.fund(faucet.address, FAUCET_LAMPORTS);
 
   // One transaction at a time: signing is async, execution and block production are not.
   let queue: Promise<unknown> = Promise.resolve();
@@ -101,17 +162,63 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   const airdrop = (address: string, lamports: bigint) =>
     sendFromFaucet(async () => [transferIx(faucet, address, lamports)]);
 
-  // A fixed mint key, so the USDT address is the same on every start.
-  const mintSigner = await faucetSigner(devnetSecretKey('switchyard.solana.devnet.usdt'));
-  const rent = chain.svm.minimumBalanceForRentExemption(82n);
-  await sendFromFaucet(async () => createMintIxs(faucet, mintSigner, rent, 6));
-  if (interval !== null) chain.produceBlock();
+  const spl: Record<string, string> = {};
+  let created = false;
+  for (const demo of DEMO_MINTS) {
+    const mint = await faucetSigner(devnetSecretKey(demo.label));
+    spl[demo.symbol] = mint.address;
+    // A saved chain already holds its mints (and their metadata): creating them again would fail.
+    if (chain.account(mint.address)) continue;
+    const rent = chain.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
+    await sendFromFaucet(async () => createMintIxs(faucet, mint, rent, 6, demo.program));
+    chain.setAccount(await metadataAddress(mint.address), {
+      lamports: chain.svm.minimumBalanceForRentExemption(BigInt(METADATA_SIZE)),
+      owner: METADATA_PROGRAM,
+      executable: false,
+      data: encodeMetadata({
+        updateAuthority: faucet.address,
+        mint: mint.address,
+        name: demo.name,
+        symbol: demo.symbol,
+      }),
+    });
+    created = true;
+  }
+  if (created && interval !== null) chain.produceBlock();
+  const tokens = { spl: spl as SolanaDevnetTokens['spl'] };
+
+  // The mint's owner says which token program its accounts and instructions go to.
+  const tokenProgramOf = (mint: string): string => {
+    const owner = chain.account(mint)?.programAddress;
+    if (owner !== TOKEN_PROGRAM && owner !== TOKEN_2022_PROGRAM)
+      throw new Error(`${mint} is not a token mint`);
+    return owner;
+  };
+
+  let saver: ChainSaver | null = null;
+  if (snapshotFile !== undefined) {
+    const save = () =>
+      writeSnapshot(snapshotFile, { faucet: faucet.address, tokens: spl, state: chain.exportState() });
+    if (!saved) await save();
+    saver = new ChainSaver(
+      {
+        head: async () => chain.slot,
+        hasTransactions: async (after, upTo) => chain.changedIn(after, upTo),
+        save,
+      },
+      { intervalMs: options.saveIntervalMs ?? 0 },
+      chain.slot,
+      (err) => console.error('solana devnet: saving the chain failed', err),
+    );
+    saver.start();
+  }
 
   const ctx: MethodContext = {
     chain,
     genesisHash: options.genesisHash ?? DEVNET_GENESIS_HASH,
     submit,
     airdrop,
+    priorityFee: { microLamports: microLamportsOf(options.priorityFeeMicroLamports ?? 0), accounts: null },
   };
   const server = createRpcServer(ctx, (err) => console.error('solana devnet:', err));
   const closePubSub = attachPubSub(server, chain);
@@ -128,7 +235,7 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
     url: `http://${hostPort}`,
     wsUrl: `ws://${hostPort}`,
     faucet: { address: faucet.address, secretKey: secretKeyBase58(secretKey) },
-    tokens: { spl: { USDT: mintSigner.address } },
+    tokens,
     chain,
     advance: (n = 1) =>
       serial(async () => {
@@ -136,8 +243,19 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
         return chain.slot;
       }),
     skip: (n) => chain.skip(n),
+    reorg: (depth) =>
+      serial(async () => {
+        chain.reorg(depth);
+      }),
     airdrop,
-    faucetSpl: (mint, owner, units) => sendFromFaucet(() => mintToOwnerIxs(faucet, mint, owner, units)),
+    faucetSpl: (mint, owner, units) =>
+      sendFromFaucet(() => mintToOwnerIxs(faucet, mint, owner, units, tokenProgramOf(mint))),
+    setPriorityFee: (microLamports, accounts) => {
+      ctx.priorityFee = {
+        microLamports: microLamportsOf(microLamports),
+        accounts: accounts === undefined ? null : new Set(accounts),
+      };
+    },
     close: async () => {
       if (timer) clearInterval(timer);
       closePubSub();
@@ -145,6 +263,22 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       });
+      // What was sent just before the stop lands, as it would have a moment later, then is saved. (A timed
+      // save may still hold pending transactions: they land in the first block after a restart.)
+      await serial(async () => {
+        if (saver && chain.hasPending()) chain.produceBlock();
+      });
+      await saver?.stop();
     },
   };
+}
+
+/** A priority fee as the node reports it: a u64 of micro-lamports per compute unit. */
+function microLamportsOf(value: number | bigint): bigint {
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) {
+    throw new Error(`a priority fee is a whole number of micro-lamports, not ${value}`);
+  }
+  const fee = BigInt(value);
+  if (fee < 0n || fee > 18446744073709551615n) throw new Error(`a priority fee is a u64, not ${fee}`);
+  return fee;
 }

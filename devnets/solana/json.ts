@@ -17,3 +17,20 @@ export function stringifyJson(value: Json | undefined): string {
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+// The saved chain's JSON: a bigint is written as {"$bigint":"digits"}, so it comes back a bigint and not a
+// float64 (lamports and u64 amounts pass 2^53).
+const BIGINT_TAG = '$bigint';
+
+export function stringifyTagged(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? { [BIGINT_TAG]: v.toString() } : v));
+}
+
+export function parseTagged(text: string): unknown {
+  return JSON.parse(text, (_key, v) => {
+    if (isObject(v) && typeof v[BIGINT_TAG] === 'string' && Object.keys(v).length === 1) {
+      return BigInt(v[BIGINT_TAG]);
+    }
+    return v;
+  });
+}

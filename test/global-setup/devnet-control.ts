@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EvmDevnet } from '../../devnets/evm/index.ts';
+import type { SolanaDevnet } from '../../devnets/solana/index.ts';
 import type { TronDevnet } from '../../devnets/tron/index.ts';
 import { decodeWire, encodeWire } from '../helpers/devnet-wire.ts';
 
@@ -19,6 +20,14 @@ function text(args: unknown[], index: number): string {
 function big(args: unknown[], index: number): bigint {
   const value = args[index];
   if (typeof value !== 'bigint') throw new Error(`argument ${index} must be a bigint`);
+  return value;
+}
+
+function texts(args: unknown[], index: number): string[] | undefined {
+  const value = args[index];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    throw new Error(`argument ${index} must be an array of strings`);
   return value;
 }
 
@@ -38,6 +47,17 @@ export function tronOperations(devnet: TronDevnet): Record<string, Operation> {
     faucetTrc20: (args) => devnet.faucetTrc20(text(args, 0), text(args, 1), big(args, 2)),
     faucetTrc721: (args) => devnet.faucetTrc721(text(args, 0), text(args, 1)),
     faucetTrc10: (args) => devnet.faucetTrc10(text(args, 0), text(args, 1), big(args, 2)),
+  };
+}
+
+export function solanaOperations(devnet: SolanaDevnet): Record<string, Operation> {
+  return {
+    airdrop: (args) => devnet.airdrop(text(args, 0), big(args, 1)),
+    faucetSpl: (args) => devnet.faucetSpl(text(args, 0), text(args, 1), big(args, 2)),
+    advance: (args) => devnet.advance(count(args, 0)),
+    skip: async (args) => devnet.skip(count(args, 0) ?? 1),
+    reorg: (args) => devnet.reorg(count(args, 0) ?? 1),
+    setPriorityFee: async (args) => devnet.setPriorityFee(big(args, 0), texts(args, 1)),
   };
 }
 

@@ -6,12 +6,18 @@
 // reorg it).
 import type { TestProject } from 'vitest/node';
 import { startEvmDevnet } from '../../devnets/evm/index.ts';
+import { MAINNET_GENESIS_HASH, startSolanaDevnet } from '../../devnets/solana/index.ts';
 import { startTronDevnet } from '../../devnets/tron/index.ts';
 import type { EvmChainName } from '../../src/chains/evm/chains.ts';
-import type { SharedEvmDevnetInfo, SharedTronDevnetInfo } from '../helpers/shared-devnets.ts';
+import type {
+  SharedEvmDevnetInfo,
+  SharedSolanaDevnetInfo,
+  SharedTronDevnetInfo,
+} from '../helpers/shared-devnets.ts';
 import {
   type ControlledDevnet,
   evmOperations,
+  solanaOperations,
   startDevnetControl,
   tronOperations,
 } from './devnet-control.ts';
@@ -25,6 +31,15 @@ async function tronDevnet(): Promise<ControlledDevnet> {
   return { info, operations: tronOperations(devnet), close: () => devnet.close() };
 }
 
+// Slots move only per transaction and advance(); the mainnet genesis hash, as the conformance gateway
+// serves this devnet as Solana mainnet.
+export async function solanaDevnet(): Promise<ControlledDevnet> {
+  const devnet = await startSolanaDevnet({ slotIntervalMs: null, genesisHash: MAINNET_GENESIS_HASH });
+  const { url, wsUrl, faucet, tokens } = devnet;
+  const info: SharedSolanaDevnetInfo = { url, wsUrl, faucet, tokens };
+  return { info, operations: solanaOperations(devnet), close: () => devnet.close() };
+}
+
 async function evmDevnet(chain: EvmChainName): Promise<ControlledDevnet> {
   const devnet = await startEvmDevnet({ chain });
   const { network, chainId, url, tokens, faucetAccount, accounts } = devnet;
@@ -35,6 +50,7 @@ async function evmDevnet(chain: EvmChainName): Promise<ControlledDevnet> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const control = await startDevnetControl({
     tron: tronDevnet,
+    solana: solanaDevnet,
     ...Object.fromEntries(EVM_CHAINS.map((chain) => [chain, () => evmDevnet(chain)])),
   });
   project.provide('devnetControlUrl', control.url);

@@ -3,6 +3,7 @@
 // the process that owns the devnets and are called over HTTP (test/global-setup/devnet-control.ts).
 import { inject } from 'vitest';
 import type { EvmDevnet } from '../../devnets/evm/index.ts';
+import type { SolanaDevnet, SolanaDevnetTokens } from '../../devnets/solana/index.ts';
 import type { TronDevnet, TronDevnetTokens } from '../../devnets/tron/index.ts';
 import type { EvmChainName } from '../../src/chains/evm/chains.ts';
 import type { Network } from '../../src/chains/types.ts';
@@ -12,6 +13,13 @@ export interface SharedTronDevnetInfo {
   url: string;
   faucet: { address: string; privateKey: string };
   tokens: TronDevnetTokens;
+}
+
+export interface SharedSolanaDevnetInfo {
+  url: string;
+  wsUrl: string;
+  faucet: { address: string; secretKey: string };
+  tokens: SolanaDevnetTokens;
 }
 
 export type SharedEvmDevnetInfo = Pick<
@@ -29,6 +37,13 @@ declare module 'vitest' {
 /** A Tron devnet of the run: what a test file can do with it (the chain itself stays in its process). */
 export type SharedTronDevnet = SharedTronDevnetInfo &
   Omit<TronDevnet, 'chain' | 'close' | keyof SharedTronDevnetInfo>;
+
+/** The Solana devnet of the run; skip() and setPriorityFee() go over HTTP too, so they are promises here. */
+export type SharedSolanaDevnet = SharedSolanaDevnetInfo &
+  Omit<SolanaDevnet, 'chain' | 'close' | 'skip' | 'setPriorityFee' | keyof SharedSolanaDevnetInfo> & {
+    skip(n: number): Promise<void>;
+    setPriorityFee(microLamports: number | bigint, accounts?: readonly string[]): Promise<void>;
+  };
 
 /** An EVM devnet of the run; it is closed with the run, not by the test file. */
 export type SharedEvmDevnet = Omit<EvmDevnet, 'close'> & { network: Network };
@@ -87,6 +102,28 @@ export async function sharedTronDevnet(): Promise<SharedTronDevnet> {
     faucetTrc20: async (contract, to, units) => isString(await call('faucetTrc20', contract, to, units)),
     faucetTrc721: async (contract, to) => isBigint(await call('faucetTrc721', contract, to)),
     faucetTrc10: async (assetId, to, units) => isString(await call('faucetTrc10', assetId, to, units)),
+  };
+}
+
+/** The Solana devnet of this run (mainnet genesis hash; slots move only per transaction and advance()). */
+export async function sharedSolanaDevnet(): Promise<SharedSolanaDevnet> {
+  const call = remote('solana');
+  // Built by test/global-setup/shared-devnets.ts as this type.
+  const info = (await call('info')) as SharedSolanaDevnetInfo;
+  return {
+    ...info,
+    airdrop: async (address, lamports) => isString(await call('airdrop', address, lamports)),
+    faucetSpl: async (mint, owner, units) => isString(await call('faucetSpl', mint, owner, units)),
+    advance: async (n) => isBigint(await call('advance', n)),
+    skip: async (n) => {
+      await call('skip', n);
+    },
+    setPriorityFee: async (microLamports, accounts) => {
+      await call('setPriorityFee', BigInt(microLamports), accounts);
+    },
+    reorg: async (depth) => {
+      await call('reorg', depth);
+    },
   };
 }
 

@@ -1,15 +1,15 @@
 // The JSON-RPC methods: each reads its positional params as the node does and answers the node's shape.
 import type { SolanaChain } from '../chain.ts';
-import { FINALIZED_DEPTH, LAMPORTS_PER_SIGNATURE, MAX_PROCESSING_AGE } from '../chain.ts';
-import { decodeMessage, fromBase58, fromBase64, parseAddress, toBase64 } from '../codec.ts';
+import { FINALIZED_DEPTH, MAX_PROCESSING_AGE, messageFee } from '../chain.ts';
+import { decodeMessage, fromBase58, fromBase64, type Message, parseAddress, toBase64 } from '../codec.ts';
 import { invalidParams, RpcError } from '../errors.ts';
 import { isObject, type Json } from '../json.ts';
 import {
   decodeMint,
   decodeTokenAccount,
+  isTokenProgram,
   parsedMint,
   parsedTokenAccount,
-  TOKEN_PROGRAM,
   uiTokenAmount,
 } from '../token.ts';
 import { checkVersion, landedJson, metaJson, transactionJson, txEncodingOf } from '../transaction-json.ts';
@@ -23,6 +23,12 @@ export interface MethodContext {
   /** Executes and lands (or queues) a transaction; returns its signature. */
   submit(bytes: Uint8Array, opts: { skipPreflight: boolean }): Promise<string>;
   airdrop(address: string, lamports: bigint): Promise<string>;
+  /**
+   * What getRecentPrioritizationFees answers per block (micro-lamports per compute unit): 0 by default;
+   * with `accounts`, only a request naming one of them sees the fee (as the node reports the fees paid
+   * by transactions writing the accounts asked about), others see 0.
+   */
+  priorityFee: { microLamports: bigint; accounts: ReadonlySet<string> | null };
 }
 
 export type Method = (params: unknown[], ctx: MethodContext) => Json | Promise<Json>;
@@ -54,11 +60,11 @@ function accountJson(ctx: MethodContext, addr: string, encoding: unknown): Json 
   const acc = ctx.chain.account(addr);
   if (!acc) return null;
   let data: Json = [toBase64(acc.data), 'base64'];
-  if (encoding === 'jsonParsed' && acc.programAddress === TOKEN_PROGRAM) {
+  if (encoding === 'jsonParsed' && isTokenProgram(acc.programAddress)) {
     const t = decodeTokenAccount(acc.data);
     const m = t ? null : decodeMint(acc.data);
-    if (t) data = parsedTokenAccount(t, ctx.chain.mintDecimals(t.mint));
-    else if (m) data = parsedMint(m);
+    if (t) data = parsedTokenAccount(t, ctx.chain.mintDecimals(t.mint), acc.programAddress, acc.data);
+    else if (m) data = parsedMint(m, acc.programAddress, acc.data);
   } else if (encoding !== undefined && encoding !== 'base64' && encoding !== 'jsonParsed') {
     throw invalidParams(`Invalid params: unsupported encoding ${String(encoding)}.`);
   }
@@ -131,18 +137,23 @@ export const methods: Record<string, Method> = {
   getMinimumBalanceForRentExemption: (p, ctx) =>
     ctx.chain.svm.minimumBalanceForRentExemption(u64(p[0] ?? 0, 'data length')),
   getFeeForMessage: (p, ctx) => {
-    let sigs: number;
+    let message: Message;
     try {
-      sigs = decodeMessage(fromBase64(String(p[0]))).numRequiredSignatures;
+      message = decodeMessage(fromBase64(String(p[0])));
     } catch (err) {
       throw invalidParams(`Invalid params: ${(err as Error).message}`);
     }
-    return wrap(ctx, LAMPORTS_PER_SIGNATURE * BigInt(sigs));
+    return wrap(ctx, messageFee(message));
   },
-  getRecentPrioritizationFees: (_p, ctx) => {
+  getRecentPrioritizationFees: (p, ctx) => {
+    const asked = p[0] === undefined || p[0] === null ? [] : p[0];
+    if (!Array.isArray(asked)) throw invalidParams('Invalid params: invalid type: expected a sequence.');
+    const named = asked.map(address);
+    const { microLamports, accounts } = ctx.priorityFee;
+    const fee = accounts === null || named.some((a) => accounts.has(a)) ? microLamports : 0n;
     const out: Json[] = [];
     for (const b of [...ctx.chain.blocks.values()].slice(-150))
-      out.push({ prioritizationFee: 0, slot: b.slot });
+      out.push({ prioritizationFee: fee, slot: b.slot });
     return out;
   },
   requestAirdrop: (p, ctx) => ctx.airdrop(address(p[0]), u64(p[1], 'lamports')),
@@ -238,27 +249,29 @@ export const methods: Record<string, Method> = {
     const filter = config(p[1]);
     const encoding = config(p[2])['encoding'];
     let mint: string | null = null;
+    let program: string | null = null;
     if (typeof filter['mint'] === 'string') mint = address(filter['mint']);
     else if (typeof filter['programId'] === 'string') {
-      if (address(filter['programId']) !== TOKEN_PROGRAM)
-        throw invalidParams('Invalid param: unrecognized Token program id');
+      program = address(filter['programId']);
+      if (!isTokenProgram(program)) throw invalidParams('Invalid param: unrecognized Token program id');
     } else throw invalidParams('Invalid params: expected {mint} or {programId}');
     const value: Json[] = [];
     for (const [pubkey, t] of ctx.chain.tokenAccounts) {
       if (t.owner !== owner || (mint !== null && t.mint !== mint)) continue;
+      if (program !== null && t.program !== program) continue;
       value.push({ pubkey, account: accountJson(ctx, pubkey, encoding ?? 'base64') });
     }
     return wrap(ctx, value);
   },
   getTokenAccountBalance: (p, ctx) => {
     const acc = ctx.chain.account(address(p[0]));
-    const t = acc && acc.programAddress === TOKEN_PROGRAM ? decodeTokenAccount(acc.data) : null;
+    const t = acc && isTokenProgram(acc.programAddress) ? decodeTokenAccount(acc.data) : null;
     if (!t) throw invalidParams('Invalid param: could not find account');
     return wrap(ctx, uiTokenAmount(t.amount, ctx.chain.mintDecimals(t.mint)));
   },
   getTokenSupply: (p, ctx) => {
     const acc = ctx.chain.account(address(p[0]));
-    const m = acc && acc.programAddress === TOKEN_PROGRAM ? decodeMint(acc.data) : null;
+    const m = acc && isTokenProgram(acc.programAddress) ? decodeMint(acc.data) : null;
     if (!m) throw invalidParams('Invalid param: not a Token mint');
     return wrap(ctx, uiTokenAmount(m.supply, m.decimals));
   },
