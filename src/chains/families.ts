@@ -1,11 +1,12 @@
 import type { SettingsTable } from '../config/settings.ts';
 import { evmFamily } from './evm/index.ts';
 import type { ChainFamily, FamilyModule } from './family.ts';
+import { solanaFamily } from './solana/index.ts';
 import { tronFamily } from './tron/index.ts';
 import { CHAIN_NAMES, type ChainName } from './types.ts';
 
 /** Every family this build serves. A family is added by writing its folder and listing its module here. */
-export const FAMILIES: readonly FamilyModule[] = [tronFamily, evmFamily];
+export const FAMILIES: readonly FamilyModule[] = [tronFamily, evmFamily, solanaFamily];
 
 /** Every chain this build serves, by name: the registry, the node monitor and the watchers read it. */
 export const CHAIN_FAMILIES: Partial<Record<ChainName, ChainFamily>> = Object.assign(

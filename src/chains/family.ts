@@ -8,6 +8,7 @@ import { type Static, type TSchema, type TString, Type } from '@sinclair/typebox
 import type { AppContext } from '../app-context.ts';
 import type { Env, Setting } from '../config/setting.ts';
 import type { NodeEndpointConfig } from '../config.ts';
+import type { HdKeyCodec } from '../custody/hd-wallets.ts';
 import type { ApiError } from '../errors.ts';
 import type { NetworkProbe } from './network-check.ts';
 import type { NodeClient } from './node-client.ts';
@@ -31,7 +32,9 @@ export interface ChainFamily {
 export interface KeyCodec {
   generate(): ChainKeyPair;
   /** Throws for a malformed or out-of-range key. */
-  fromPrivateKey(privateKeyHex: string): ChainKeyPair;
+  fromPrivateKey(privateKey: string): ChainKeyPair;
+  /** The forms `fromPrivateKey` takes, as a refusal names them (`64 hex characters`). */
+  readonly privateKeyForm: string;
   /** The canonical form an address is stored and compared in. */
   normalizeAddress(address: string): string;
 }
@@ -54,7 +57,7 @@ export interface AddressForm {
 
 /** The request schema of an address field in the family's accepted forms. */
 export function addressSchema(form: AddressForm): TString {
-  return Type.String({ pattern: form.pattern, description: form.description });
+  return Type.String({ pattern: form.pattern, description: form.description, examples: [form.example] });
 }
 
 /** What a transfer moves, as the chain names it in the history and in webhooks (BSC: BNB, BEP20, BEP721). */
@@ -187,6 +190,22 @@ export interface SentTransaction {
   data: { txid: string } & Record<string, unknown>;
 }
 
+/** A send that spends from several addresses of one of the caller's HD wallets (Bitcoin's `walletname`). */
+export interface PreparedWalletSend {
+  /** The wallet's name. */
+  readonly wallet: string;
+  readonly record: SendRecord;
+  /** Asks the node and builds the transaction (coin selection across the wallet's addresses). */
+  build(): Promise<BuiltWalletSend>;
+}
+
+export interface BuiltWalletSend {
+  /** The wallet's addresses whose keys sign it. */
+  readonly signers: readonly string[];
+  /** Signs with the keys (hex, by address) and broadcasts. */
+  send(keys: ReadonlyMap<string, string>): Promise<SentTransaction>;
+}
+
 /** A transaction signed outside the gateway, ready for the send pipeline. */
 export interface SignedBroadcast {
   /** Its id when readable before broadcasting. */
@@ -238,6 +257,8 @@ export interface FamilyModule {
   readonly sends: SendWording;
   /** Builds the family's own parts (its sends, its reads, its routes) on the shared services. */
   createParts(shared: SharedServices): FamilyParts;
+  /** How the family derives HD wallet addresses on a network; absent where it has no wallets. */
+  hdKeys?(network: Network): HdKeyCodec;
   /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */
   sandboxDevnets(): Promise<DevnetStarters>;
 }

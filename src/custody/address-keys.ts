@@ -71,7 +71,7 @@ export class AddressKeys {
     } catch {
       throw invalidField(
         'privatekey',
-        'The privatekey field must be a valid private key (64 hex characters).',
+        `The privatekey field must be a valid private key (${scope.codec.privateKeyForm}).`,
       );
     }
     await this.store(scope, pair, password);
@@ -184,7 +184,7 @@ export class AddressKeys {
       } catch {
         throw invalidField(
           'privatekey',
-          'The privatekey field must be a valid private key (64 hex characters).',
+          `The privatekey field must be a valid private key (${scope.codec.privateKeyForm}).`,
         );
       }
       const signer = scope.codec.normalizeAddress(pair.address);

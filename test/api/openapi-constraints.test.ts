@@ -55,6 +55,9 @@ const RULES_IN_DESCRIPTION: Record<string, RegExp> = {
   from: /address|symbol|currency/i,
   to: /address|symbol|currency/i,
   contractaddress: /address/i,
+  // Solana's: a key in one of several forms, and a transaction that must decode.
+  privatekey: /secret key/i,
+  rawtx: /transaction/i,
 };
 
 const gw = await startGateway({ env: { ...OFFLINE_NODES_ENV, LOG_LEVEL: 'warn' } });
@@ -64,6 +67,8 @@ const PASSWORD = 'constraints password';
 
 /** Values that exist on the gateway or are valid anywhere, offered first wherever a field's schema takes them. */
 const known: string[] = [
+  // A Solana address first: Tron's base58 addresses fit Solana's pattern, but hold 25 bytes, not 32.
+  '11111111111111111111111111111111',
   (await gw.request('POST', '/api/v2/tron/addresses', { token, json: { password: PASSWORD } })).body.data[0]
     .address,
   (await gw.request('POST', '/api/v2/ethereum/addresses', { token, json: { password: PASSWORD } })).body

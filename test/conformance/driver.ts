@@ -11,19 +11,35 @@ export interface OutsideKey {
   privateKey: string;
 }
 
+/** How a chain's demo token is sent, funded, read and refused. */
+export interface TokenDriver {
+  contract: string;
+  decimals: number;
+  webhookType: string;
+  sendPath: string;
+  /** An address of the right form that is no contract (a token send to it has nothing to call). */
+  noContract(): string;
+  /** How a token send to an address without code is refused. */
+  unknownContractSend: { status: number; message: RegExp };
+  fund(address: string, units: bigint): Promise<void>;
+  /** A token balance read through the API, in base units. */
+  balance(api: ChainApi, address: string): Promise<bigint>;
+  /** The route that reads a token contract's description. */
+  infoPath(contract: string): string;
+}
+
 export interface ConformanceDriver {
   /** The chain's route segment: /api/v2/<chain>/... */
   chain: string;
   /** Environment that points a gateway's mainnet for this chain at the devnet. */
   gatewayEnv: Record<string, string>;
   native: { decimals: number; webhookType: string };
-  token: { contract: string; decimals: number; webhookType: string; sendPath: string };
-  /** An address of the right form that is no contract (a token send to it has nothing to call). */
-  noContract(): string;
+  /** The chain's fungible tokens; a chain without any (Bitcoin) leaves it out, and its token scenarios do not apply. */
+  token?: TokenDriver;
+  /** What a transaction id looks like on this chain (a hash in hex, a signature in base58). */
+  txid: RegExp;
   /** Text the chain cannot take as an address. */
   badAddress: string;
-  /** How a token send to an address without code is refused. */
-  unknownContractSend: { status: number; message: RegExp };
   /** The documented refusal of a send larger than the balance (README). */
   insufficientFunds: string | RegExp;
 
@@ -31,15 +47,11 @@ export interface ConformanceDriver {
   /** The address a private key in the gateway's export form controls. */
   addressOf(privateKey: string): string;
   fundNative(address: string, units: bigint): Promise<void>;
-  fundToken(address: string, units: bigint): Promise<void>;
   /** Lands what was broadcast in a block (and one more, so the follower has seen it). */
   settle(): Promise<void>;
 
   /** Balances read through the API, in base units. */
   nativeBalance(api: ChainApi, address: string): Promise<bigint>;
-  tokenBalance(api: ChainApi, address: string): Promise<bigint>;
-  /** The route that reads a token contract's description. */
-  tokenInfoPath(contract: string): string;
 
   /** The created address in a POST /addresses answer; the imported one in a POST /addresses/import answer. */
   createdAddress(body: ApiResponse['body']): string;

@@ -72,6 +72,8 @@ const ethBalance = async (r: SandboxRun, address: string): Promise<string> =>
   (await r.api('GET', `/api/v2/ethereum/balances/${address}`)).body.data;
 const trxBalance = async (r: SandboxRun, address: string): Promise<string> =>
   (await r.api('GET', `/api/v2/tron/balances/${address}`)).body.data.balance;
+const solBalance = async (r: SandboxRun, address: string): Promise<string> =>
+  (await r.api('GET', `/api/v2/solana/balances/${address}`)).body.data.balance;
 const head = async (r: SandboxRun, chain: string): Promise<number> => {
   const answer = await r.api('GET', `/api/v2/${chain}/blocks/number`);
   expect(answer.status, answer.text).toBe(200);
@@ -85,6 +87,7 @@ const before = {
   tokens: {} as SandboxRun['info']['chains'],
   eth: { from: '', to: '', txids: [] as string[], fromBalance: '', toBalance: '', head: 0 },
   tron: { from: '', to: '', txids: [] as string[], fromBalance: '', toBalance: '', head: 0 },
+  solana: { address: '', txid: '', head: 0 },
   history: { ethereum: [] as string[], tron: [] as string[] },
 };
 
@@ -125,6 +128,11 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     }
     eth.head = await head(r, 'ethereum');
     tron.head = await head(r, 'tron');
+    const solana = before.solana;
+    solana.address = await newAddress(r, 'solana');
+    solana.txid = await faucet(r, 'solana', solana.address, '1.25');
+    await until('the Solana airdrop landed', async () => (await solBalance(r, solana.address)) === '1.25');
+    solana.head = await head(r, 'solana');
     await stop('SIGINT');
     expect(processesNaming(dir), 'processes left by the sandbox').toEqual([]);
 
@@ -135,6 +143,9 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     expect(await ethBalance(r, eth.to)).toBe(eth.toBalance);
     expect(await trxBalance(r, tron.from)).toBe(tron.fromBalance);
     expect(await trxBalance(r, tron.to)).toBe(tron.toBalance);
+    expect(await solBalance(r, before.solana.address)).toBe('1.25');
+    expect((await lookup(r, 'solana', before.solana.txid)).status).toBe(200);
+    expect(await head(r, 'solana')).toBeGreaterThan(before.solana.head);
     // Every transaction of the history is still on chain.
     for (const chain of ['ethereum', 'tron'] as const) {
       const history = await r.api('GET', `/api/v2/${chain}/transactions?page=1`);

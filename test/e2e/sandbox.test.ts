@@ -89,6 +89,38 @@ describe('npm run sandbox', () => {
       });
       expect(ethBalance.body.data).toBe('1.500000000000000000');
 
+      // Solana runs the project's devnet per network, with a Token and a Token-2022 demo mint; the
+      // faucet airdrops SOL and mints tokens to the owner's associated token account.
+      expect(info.chains.solana).toMatchObject({
+        networks: ['mainnet', 'testnet'],
+        tokens: { spl: { USDT: expect.any(String), USDT22: expect.any(String) } },
+      });
+      const solana = (method: string, url: string, json?: unknown, network = 'mainnet') =>
+        send(info.baseUrl, method, `/api/v2/solana${url}`, {
+          token: info.token,
+          headers: { 'x-network': network },
+          ...(json === undefined ? {} : { json }),
+        });
+      const solAddress = (await solana('POST', '/addresses', {})).body.data[0].address as string;
+      const airdrop = await solana('POST', '/faucet', { address: solAddress, amount: '1.5' }, 'testnet');
+      expect(airdrop.status, airdrop.text).toBe(200);
+      const usdt22 = info.chains.solana.tokens.spl.USDT22;
+      const minted = await solana(
+        'POST',
+        '/faucet',
+        { address: solAddress, amount: '7', contractaddress: usdt22 },
+        'testnet',
+      );
+      expect(minted.body.data).toMatchObject({ symbol: 'USDT22', amount: '7' });
+      // Both land within a slot or two (400 ms each).
+      await waitFor(async () => {
+        const balance = await solana('GET', `/balances/${solAddress}/spl/${usdt22}`, undefined, 'testnet');
+        return balance.body.data?.balance === '7' ? true : undefined;
+      }, 10_000);
+      const sol = await solana('GET', `/balances/${solAddress}`, undefined, 'testnet');
+      expect(sol.body.data).toMatchObject({ balance: '1.5', lamports: '1500000000' });
+      expect((await solana('GET', `/balances/${solAddress}`)).body.data.lamports).toBe('0');
+
       // Prices work offline from the local provider, for every listed coin.
       const prices = await send(
         info.baseUrl,

@@ -23,6 +23,7 @@ function evmFamilyTransferTypes(chain: ChainName) {
 const evmKeys: KeyCodec = {
   generate: generateEvmKey,
   fromPrivateKey: evmKeyFromPrivate,
+  privateKeyForm: '64 hex characters',
   normalizeAddress: (address) => (isEvmAddress(address) ? checksumAddress(address) : address),
 };
 

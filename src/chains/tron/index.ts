@@ -26,6 +26,7 @@ export const tronFamily: FamilyModule = {
   keys: {
     generate: generateTronKey,
     fromPrivateKey: tronKeyFromPrivate,
+    privateKeyForm: '64 hex characters',
     normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
   },
   address: tronAddressForm,

@@ -22,10 +22,17 @@ export async function evmDriver(chain: EvmChainName): Promise<ConformanceDriver>
       decimals: 6,
       webhookType: segment.toUpperCase(),
       sendPath: `/transactions/${segment}`,
+      noContract: () => getAddress(`0x${randomBytes(20).toString('hex')}`),
+      unknownContractSend: { status: 422, message: /not a token contract/ },
+      fund: async (address, units) => {
+        await devnet.faucetErc20(usdt, address, units);
+      },
+      balance: async (api, address) =>
+        readUnits((await api('GET', `/balances/${address}/${segment}/${usdt}`)).body.data, 6),
+      infoPath: (contract) => `/${segment}/${contract}`,
     },
-    noContract: () => getAddress(`0x${randomBytes(20).toString('hex')}`),
+    txid: /^(0x)?[0-9a-f]{64}$/,
     badAddress: '0x1234',
-    unknownContractSend: { status: 422, message: /not a token contract/ },
     insufficientFunds: /insufficient funds for gas \* price \+ value/i,
     newKey: () => {
       const privateKey = generatePrivateKey();
@@ -35,17 +42,11 @@ export async function evmDriver(chain: EvmChainName): Promise<ConformanceDriver>
     fundNative: async (address, wei) => {
       await devnet.faucetNative(address, wei);
     },
-    fundToken: async (address, units) => {
-      await devnet.faucetErc20(usdt, address, units);
-    },
     settle: async () => {
       await devnet.mine(1);
     },
     nativeBalance: async (api, address) =>
       readUnits((await api('GET', `/balances/${address}`)).body.data, 18),
-    tokenBalance: async (api, address) =>
-      readUnits((await api('GET', `/balances/${address}/${segment}/${usdt}`)).body.data, 6),
-    tokenInfoPath: (contract) => `/${segment}/${contract}`,
     createdAddress: (body) => body.data[0].address,
     importedAddress: (body) => body.data.address,
     exportKey: async (api, address, password) => {

@@ -17,31 +17,37 @@ export async function tronDriver(): Promise<ConformanceDriver> {
     chain: 'tron',
     gatewayEnv: { TRON_MAINNET_URLS: devnet.url, TRON_TESTNET_URLS: devnet.url },
     native: { decimals: 6, webhookType: 'TRX' },
-    token: { contract: usdt, decimals: 6, webhookType: 'TRC20', sendPath: '/transactions/trc20' },
-    noContract: () => newKey().address,
-    badAddress: 'TNotAnAddress',
-    // The token's decimals() are read first, and the node says there is no contract.
-    unknownContractSend: {
-      status: 400,
-      message: /^decimals\(\) failed on T\w+: Smart contract is not exist\.$/,
+    token: {
+      contract: usdt,
+      decimals: 6,
+      webhookType: 'TRC20',
+      sendPath: '/transactions/trc20',
+      noContract: () => newKey().address,
+      // The token's decimals() are read first, and the node says there is no contract.
+      unknownContractSend: {
+        status: 400,
+        message: /^decimals\(\) failed on T\w+: Smart contract is not exist\.$/,
+      },
+      fund: async (address, units) => {
+        await devnet.faucetTrc20(usdt, address, units);
+      },
+      balance: async (api, address) =>
+        BigInt((await api('GET', `/balances/${address}/trc20/${usdt}`)).body.data.balance),
+      infoPath: (contract) => `/trc20/${contract}`,
     },
+    txid: /^(0x)?[0-9a-f]{64}$/,
+    badAddress: 'TNotAnAddress',
     insufficientFunds: /^balance is not sufficient$/,
     newKey,
     addressOf: (privateKey) => String(offline.address.fromPrivateKey(privateKey)),
     fundNative: async (address, sun) => {
       await devnet.faucetTrx(address, sun);
     },
-    fundToken: async (address, units) => {
-      await devnet.faucetTrc20(usdt, address, units);
-    },
     settle: async () => {
       await devnet.mine(1);
     },
     nativeBalance: async (api, address) =>
       BigInt((await api('GET', `/balances/${address}`)).body.data.balance),
-    tokenBalance: async (api, address) =>
-      BigInt((await api('GET', `/balances/${address}/trc20/${usdt}`)).body.data.balance),
-    tokenInfoPath: (contract) => `/trc20/${contract}`,
     createdAddress: (body) => body.data[0].address,
     importedAddress: (body) => body.data[0].address,
     exportKey: async (api, address, password) => {

@@ -1,0 +1,362 @@
+/**
+ * The Solana side of the send pipeline (services/send-pipeline.ts): SOL and SPL sends checked against
+ * what the accounts hold (the fee, rent exemption, the receiver's token account), built with
+ * @solana/kit, signed with the stored or given key and sent; the unsigned builds; the broadcasts of
+ * transactions signed elsewhere.
+ */
+import {
+  address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createKeyPairFromPrivateKeyBytes,
+  createNoopSigner,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  type Instruction,
+  pipe,
+  setTransactionMessageFeePayer,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransaction,
+  type Transaction,
+} from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+} from '@solana-program/token';
+import { ApiError, invalidField } from '../../errors.ts';
+import { formatAmount, historyAmount } from '../amount.ts';
+import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../family.ts';
+import type { ChainRegistry } from '../registry.ts';
+import type { Network } from '../types.ts';
+import { LAMPORTS_DECIMALS, type SolanaAdapter } from './adapter.ts';
+import {
+  computeBudgetInstructions,
+  type PriorityFee,
+  priorityPrice,
+  transactionFee,
+  unitLimit,
+} from './fees.ts';
+import { addressField, amountOf } from './request-fields.ts';
+import { readSignedTransaction } from './signed-transaction.ts';
+import {
+  decodeTokenAccount,
+  TOKEN_2022_ACCOUNT_BYTES,
+  TOKEN_ACCOUNT_BYTES,
+  TOKEN_PROGRAMS,
+} from './token-accounts.ts';
+import { readMint } from './token-reads.ts';
+
+export interface SolanaSendFields {
+  from: string;
+  to: string;
+  amount: unknown;
+}
+
+export type SplSendFields = SolanaSendFields & { contractaddress: string };
+
+/** What a transfer is, once checked: its instructions, fee and the history's words for it. */
+interface TransferPlan {
+  from: string;
+  instructions: Instruction[];
+  priority: PriorityFee | null;
+  fee: bigint;
+  record: SendRecord;
+}
+
+/** The answer of a build: the transaction to sign, and what it will cost. */
+export interface SolanaBuild {
+  unsigned: string;
+  fee: string;
+  blockhash: string;
+  lastValidBlockHeight: string;
+  priorityFee: { microLamportsPerUnit: string; computeUnitLimit: string } | null;
+}
+
+const sol = (lamports: bigint) => formatAmount(lamports, LAMPORTS_DECIMALS);
+
+export class SolanaSends {
+  constructor(private readonly registry: ChainRegistry) {}
+
+  sol(network: Network, body: SolanaSendFields): PreparedSend {
+    const lamports = amountOf(body.amount, LAMPORTS_DECIMALS);
+    const from = addressField('from', body.from);
+    const to = addressField('to', body.to);
+    const record: SendRecord = { type: 'SOL', from, to, amount: historyAmount(lamports, LAMPORTS_DECIMALS) };
+    return this.prepared(network, from, record, (adapter) => solPlan(adapter, from, to, lamports));
+  }
+
+  spl(network: Network, body: SplSendFields): PreparedSend {
+    const from = addressField('from', body.from);
+    const to = addressField('to', body.to);
+    const mint = addressField('contractaddress', body.contractaddress);
+    const record: SendRecord = { type: 'SPL', from, to, amount: null, contractaddress: mint };
+    return this.prepared(network, from, record, (adapter) => splPlan(adapter, from, to, mint, body.amount));
+  }
+
+  /** An unsigned transaction to sign elsewhere; nothing is sent or stored. */
+  async build(network: Network, body: SolanaSendFields & { contractaddress?: string }): Promise<SolanaBuild> {
+    const adapter = this.adapter(network);
+    const from = addressField('from', body.from);
+    const to = addressField('to', body.to);
+    const plan =
+      body.contractaddress === undefined || body.contractaddress === ''
+        ? await solPlan(adapter, from, to, amountOf(body.amount, LAMPORTS_DECIMALS))
+        : await splPlan(
+            adapter,
+            from,
+            to,
+            addressField('contractaddress', body.contractaddress),
+            body.amount,
+          );
+    const { transaction, lifetime } = await compiled(adapter, plan);
+    return {
+      unsigned: getBase64EncodedWireTransaction(transaction),
+      fee: sol(plan.fee),
+      blockhash: lifetime.blockhash,
+      lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+      priorityFee:
+        plan.priority === null
+          ? null
+          : {
+              microLamportsPerUnit: plan.priority.price.toString(),
+              computeUnitLimit: plan.priority.limit.toString(),
+            },
+    };
+  }
+
+  /** A transaction signed elsewhere (base64 wire form), read before it is sent. */
+  broadcast(network: Network, rawtx: string): SignedBroadcast {
+    const adapter = this.adapter(network);
+    const signed = readSignedTransaction(rawtx);
+    return {
+      txid: signed.signature,
+      record: async () => {
+        const into = signed.receivingTokenAccount;
+        if (into === null) return signed.record;
+        // The wallet that owns the receiving token account, as a send records it; else (no such account,
+        // or the node not answering: the broadcast then says so) the account itself.
+        const account = await adapter.getAccount(into).catch(() => null);
+        const held = account === null ? null : decodeTokenAccount(account.owner, account.data);
+        return held === null ? signed.record : { ...signed.record, to: held.owner };
+      },
+      broadcast: () => adapter.sendTransaction(signed.wire),
+    };
+  }
+
+  private adapter(network: Network): SolanaAdapter {
+    return this.registry.get<SolanaAdapter>('solana', network);
+  }
+
+  private prepared(
+    network: Network,
+    from: string,
+    record: SendRecord,
+    plan: (adapter: SolanaAdapter) => Promise<TransferPlan>,
+  ): PreparedSend {
+    const adapter = this.adapter(network);
+    return {
+      from,
+      record,
+      build: async (): Promise<BuiltSend> => {
+        const checked = await plan(adapter);
+        Object.assign(record, { amount: checked.record.amount });
+        const { transaction } = await compiled(adapter, checked);
+        return {
+          txid: null,
+          send: async (privateKey) => {
+            const keys = await createKeyPairFromPrivateKeyBytes(Buffer.from(privateKey, 'hex'));
+            const signed = await signTransaction([keys], transaction);
+            const txid = await adapter.sendTransaction(getBase64EncodedWireTransaction(signed));
+            return { txid, data: { txid, fee: sol(checked.fee) } };
+          },
+        };
+      },
+    };
+  }
+}
+
+/** A SOL transfer, refused before signing when it cannot succeed. */
+async function solPlan(
+  adapter: SolanaAdapter,
+  from: string,
+  to: string,
+  lamports: bigint,
+): Promise<TransferPlan> {
+  const instructions = [
+    getTransferSolInstruction({
+      source: createNoopSigner(address(from)),
+      destination: address(to),
+      amount: lamports,
+    }),
+  ];
+  const [balance, receiver, rentMinimum] = await Promise.all([
+    adapter.getBalance(from),
+    adapter.getAccount(to),
+    adapter.rentExemptMinimum(0),
+  ]);
+  if (receiver === null && lamports < rentMinimum) {
+    throw new ApiError(
+      422,
+      `${to} has no account yet: a first transfer to it must be at least ${sol(rentMinimum)} SOL, the rent-exempt minimum`,
+    );
+  }
+  const plan = await withFee(adapter, from, [from, to], instructions, {
+    type: 'SOL',
+    from,
+    to,
+    amount: historyAmount(lamports, LAMPORTS_DECIMALS),
+  });
+  assertCanPay(from, balance, lamports, plan.fee, rentMinimum);
+  return plan;
+}
+
+/** An SPL transfer (Token or Token-2022), opening the receiver's token account when it has none. */
+async function splPlan(
+  adapter: SolanaAdapter,
+  from: string,
+  to: string,
+  mintAddress: string,
+  amount: unknown,
+): Promise<TransferPlan> {
+  const { mint } = await readMint(adapter, mintAddress, 422);
+  const units = amountOf(amount, mint.decimals);
+  const tokenProgram = address(mint.program);
+  const [[source], [destination]] = await Promise.all([
+    findAssociatedTokenPda({ owner: address(from), mint: address(mintAddress), tokenProgram }),
+    findAssociatedTokenPda({ owner: address(to), mint: address(mintAddress), tokenProgram }),
+  ]);
+  const [balance, held, receiver, receiverAccount, rentMinimum] = await Promise.all([
+    adapter.getBalance(from),
+    adapter.getAccount(source),
+    adapter.getAccount(to),
+    adapter.getAccount(destination),
+    adapter.rentExemptMinimum(0),
+  ]);
+  if (receiver !== null && decodeTokenAccount(receiver.owner, receiver.data) !== null) {
+    throw invalidField('to', "The to field is a token account: give its owner's wallet address.");
+  }
+  const sourceTokens = held === null ? null : decodeTokenAccount(held.owner, held.data);
+  const holding = sourceTokens?.amount ?? 0n;
+  if (holding < units) {
+    throw new ApiError(
+      422,
+      `Insufficient funds: ${from} holds ${formatAmount(holding, mint.decimals)} of token ${mintAddress} in its associated token account, and the transfer needs ${formatAmount(units, mint.decimals)}`,
+    );
+  }
+  const signer = createNoopSigner(address(from));
+  const instructions: Instruction[] = [];
+  let openingRent = 0n;
+  if (receiverAccount === null) {
+    openingRent = await adapter.rentExemptMinimum(
+      mint.program === TOKEN_PROGRAMS[0] ? TOKEN_ACCOUNT_BYTES : TOKEN_2022_ACCOUNT_BYTES,
+    );
+    instructions.push(
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: signer,
+        ata: destination,
+        owner: address(to),
+        mint: address(mintAddress),
+        tokenProgram,
+      }),
+    );
+  }
+  instructions.push(
+    getTransferCheckedInstruction(
+      {
+        source,
+        mint: address(mintAddress),
+        destination,
+        authority: signer,
+        amount: units,
+        decimals: mint.decimals,
+      },
+      { programAddress: tokenProgram },
+    ),
+  );
+  const plan = await withFee(adapter, from, [from, source, destination], instructions, {
+    type: 'SPL',
+    from,
+    to,
+    amount: historyAmount(units, mint.decimals),
+    contractaddress: mintAddress,
+  });
+  if (balance < plan.fee + openingRent) {
+    const opening = openingRent > 0n ? ` and ${sol(openingRent)} SOL to open the token account of ${to}` : '';
+    throw new ApiError(
+      422,
+      `Insufficient funds: ${from} holds ${sol(balance)} SOL and needs ${sol(plan.fee)} SOL for the fee${opening}`,
+    );
+  }
+  assertCanPay(from, balance, openingRent, plan.fee, rentMinimum);
+  return plan;
+}
+
+/**
+ * The plan with its fee: the base fee while the accounts it writes see no priority fees, else the
+ * recent price for the compute units a simulation measured.
+ */
+async function withFee(
+  adapter: SolanaAdapter,
+  from: string,
+  writable: string[],
+  instructions: Instruction[],
+  record: SendRecord,
+): Promise<TransferPlan> {
+  const price = priorityPrice(await adapter.recentPriorityFees(writable));
+  if (price === 0n) return { from, instructions, priority: null, fee: transactionFee(1, null), record };
+  const { blockhash, lastValidBlockHeight } = await adapter.latestBlockhash();
+  const trial = compileTransaction(message(from, { blockhash, lastValidBlockHeight }, instructions));
+  const simulated = await adapter.computeUnits(getBase64EncodedWireTransaction(trial));
+  // A transaction that would fail is refused by the checks after this one, or by the node's preflight.
+  const priority = { price, limit: unitLimit(simulated.units ?? 200_000n) };
+  return {
+    from,
+    instructions: [...computeBudgetInstructions(priority), ...instructions],
+    priority,
+    fee: transactionFee(1, priority),
+    record,
+  };
+}
+
+/**
+ * Refuses what the network would: spending more than the balance, or leaving the sender with lamports
+ * below the rent-exempt minimum (an account may be emptied, not left rent-paying).
+ */
+function assertCanPay(from: string, balance: bigint, spent: bigint, fee: bigint, rentMinimum: bigint): void {
+  const needed = spent + fee;
+  if (balance < needed) {
+    throw new ApiError(
+      422,
+      `Insufficient funds: ${from} holds ${sol(balance)} SOL, and the transfer needs ${sol(needed)} SOL (${sol(spent)} SOL and a fee of ${sol(fee)} SOL)`,
+    );
+  }
+  const left = balance - needed;
+  if (left > 0n && left < rentMinimum) {
+    throw new ApiError(
+      422,
+      `The transfer would leave ${from} with ${sol(left)} SOL, below the rent-exempt minimum of ${sol(rentMinimum)} SOL: leave at least that much, or send everything but the fee`,
+    );
+  }
+}
+
+function message(
+  from: string,
+  lifetime: Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
+  instructions: Instruction[],
+) {
+  return pipe(
+    createTransactionMessage({ version: 'legacy' }),
+    (m) => setTransactionMessageFeePayer(address(from), m),
+    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+}
+
+/** The plan compiled on a fresh blockhash, its signature slot empty. */
+async function compiled(adapter: SolanaAdapter, plan: TransferPlan) {
+  const lifetime = await adapter.latestBlockhash();
+  const transaction: Transaction = compileTransaction(message(plan.from, lifetime, plan.instructions));
+  return { transaction, lifetime };
+}

@@ -1,0 +1,4 @@
+import { solanaDriver } from './drivers/solana.ts';
+import { runConformance } from './scenarios.ts';
+
+runConformance(await solanaDriver());
