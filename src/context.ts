@@ -72,6 +72,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const passwordThrottle = new PasswordThrottle(store.db, config.passwordThrottle, now);
   const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now);
   const transactions = new TransactionLog(store.db, now);
+  const hdWallets = new HdWallets(store.db, quotas, passwordThrottle, now);
   const shared: SharedServices = {
     config,
     logger,
@@ -81,11 +82,11 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     quotas,
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     addressKeys,
-    hdWallets: new HdWallets(store.db, quotas, passwordThrottle, now),
+    hdWallets,
     custody: new AddressCustody({ registry, addressKeys, familyOf }),
     reads: new ChainReads({ registry, familyOf }),
     transactions,
-    sends: new SendPipeline({ addressKeys, transactions, quotas, familyOf }),
+    sends: new SendPipeline({ addressKeys, hdWallets, transactions, quotas, familyOf }),
     masterKey,
     webhooks: new WebhookService(
       store.db,

@@ -1,7 +1,16 @@
 import type { QuotaService } from '../accounts/quotas.ts';
-import type { BuiltSend, FamilyModule, PreparedSend, SendRecord, SignedBroadcast } from '../chains/family.ts';
+import type {
+  BuiltSend,
+  BuiltWalletSend,
+  FamilyModule,
+  PreparedSend,
+  PreparedWalletSend,
+  SendRecord,
+  SignedBroadcast,
+} from '../chains/family.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
+import type { HdWallets } from '../custody/hd-wallets.ts';
 import { ApiError, VALIDATION_FAILED } from '../errors.ts';
 import { wrongPasswordIs401 } from './address-custody.ts';
 import type { TransactionLog } from './transaction-log.ts';
@@ -11,6 +20,7 @@ type SigningKey = { signs: true; privateKey: string } | { signs: false; signer: 
 
 export interface SendPipelineDeps {
   addressKeys: AddressKeys;
+  hdWallets: HdWallets;
   transactions: TransactionLog;
   quotas: QuotaService;
   familyOf: (chain: ChainName) => FamilyModule | undefined;
@@ -57,6 +67,37 @@ export class SendPipeline {
         return sent.data;
       } catch (error) {
         await this.recordFailure(scope, prepared.record, built.txid, error);
+        throw family.sends.answer(error);
+      }
+    });
+  }
+
+  /**
+   * A send from an HD wallet: the same reservation, records and failure policy, with the keys of the
+   * wallet's addresses the built transaction spends from, opened with the wallet password (a wrong one
+   * is 401, as everywhere) once the coins are chosen.
+   */
+  async sendFromWallet(scope: SendScope, password: string, prepared: PreparedWalletSend) {
+    const family = this.family(scope.chain);
+    if (family.hdKeys === undefined) throw new ApiError(404, `Chain ${scope.chain} has no wallets`);
+    const codec = family.hdKeys(scope.network);
+    return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
+      let built: BuiltWalletSend;
+      try {
+        built = await prepared.build();
+      } catch (error) {
+        await this.recordFailure(scope, prepared.record, null, error);
+        throw family.sends.answer(error);
+      }
+      const keys = await wrongPasswordIs401(() =>
+        this.deps.hdWallets.signingKeys({ ...scope, codec }, prepared.wallet, password, [...built.signers]),
+      );
+      try {
+        const sent = await built.send(new Map(keys.map((key) => [key.address, key.privateKey])));
+        await this.recordSent(scope, prepared.record, sent.txid);
+        return sent.data;
+      } catch (error) {
+        await this.recordFailure(scope, prepared.record, null, error);
         throw family.sends.answer(error);
       }
     });
