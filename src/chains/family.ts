@@ -20,8 +20,8 @@ import type { ChainAdapter, ChainKeyPair, ChainName, HeadProbe, Network } from '
 export interface ChainFamily {
   factory: AdapterFactory;
   defaults: Partial<Record<Network, NodeEndpointConfig[]>>;
-  /** The head probe of one endpoint, over a client of that endpoint alone. */
-  probe: (client: NodeClient) => HeadProbe;
+  /** The head probe of one endpoint, over a client of that endpoint alone; `settings` are the families' own. */
+  probe: (client: NodeClient, network: Network, settings: Env) => HeadProbe;
   /** Which chain and network one endpoint serves (checked at start; one on another is disabled). */
   identify: NetworkProbe;
   /** Headers sent to every endpoint of the chain, from the family's settings (Tron: TronGrid's API key). */

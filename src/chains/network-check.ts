@@ -4,6 +4,7 @@
  * another network is disabled, since sending there could move funds on the wrong chain, and requests and
  * the watcher carry on over the others. With none left, the chain and network answer 503.
  */
+import type { Env } from '../config/setting.ts';
 import type { Config, NodeEndpointConfig } from '../config.ts';
 import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
@@ -20,8 +21,8 @@ export interface NetworkIdentity {
   matches: boolean;
 }
 
-/** Asks the one endpoint behind `client` which network it serves. */
-export type NetworkProbe = (client: NodeClient, network: Network) => Promise<NetworkIdentity>;
+/** Asks the one endpoint behind `client` which network it serves; `settings` are the families' own. */
+export type NetworkProbe = (client: NodeClient, network: Network, settings: Env) => Promise<NetworkIdentity>;
 
 /** What the check needs of a family: where its default nodes are and how to ask one its network. */
 export interface CheckedFamily {
@@ -54,7 +55,7 @@ export async function checkNodes(
           connections: 1,
         });
         try {
-          const { expected, found, matches } = await family.identify(client, network);
+          const { expected, found, matches } = await family.identify(client, network, config.familySettings);
           if (found === null) {
             logger.warn(
               fields,

@@ -1,3 +1,4 @@
+import type { Env } from '../config/setting.ts';
 import type { Config, NodeEndpointConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -14,6 +15,8 @@ export interface AdapterContext {
   timeoutMs: number;
   retries: number;
   logger: Logger;
+  /** The families' own settings, as text (Bitcoin: what kind of backend the endpoints are). */
+  settings: Env;
   /** Told of every failed node call attempt, by endpoint host. */
   onAttemptFailed?: (endpoint: string) => void;
 }
@@ -135,6 +138,7 @@ export function buildRegistry(
         timeoutMs: config.nodeTimeoutMs,
         retries: config.nodeRetries,
         logger: logger.child({ chain, network }),
+        settings: config.familySettings,
         ...(onAttemptFailed === undefined
           ? {}
           : { onAttemptFailed: (endpoint: string) => onAttemptFailed(chain, network, endpoint) }),

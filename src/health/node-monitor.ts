@@ -169,7 +169,7 @@ function targetsOf({ config, registry, families }: NodeMonitorOptions): Target[]
           network,
           endpoint: labels[i]!,
           client,
-          probe: family.probe(client),
+          probe: family.probe(client, network, config.familySettings),
           last: { up: false, height: null, latencyMs: null, error: null, checkedAt: null },
         });
       });
