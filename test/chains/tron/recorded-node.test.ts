@@ -266,6 +266,7 @@ describe('factory', () => {
       timeoutMs: 1000,
       retries: 0,
       logger: (await import('pino')).default({ enabled: false }),
+      settings: {},
     }) as TronAdapter;
     expect([adapter.chain, adapter.network, adapter.nativeSymbol, adapter.nativeDecimals]).toEqual([
       'tron',
