@@ -246,7 +246,11 @@ export interface FamilyModule {
    * from `config.familySettings`.
    */
   readonly settings: Readonly<Record<string, Setting<unknown>>>;
-  readonly keys: KeyCodec;
+  /**
+   * How the family makes and reads keys on a network, as the families' settings configure it (Bitcoin's
+   * addresses and key forms differ per network).
+   */
+  keys(network: Network, settings: Env): KeyCodec;
   readonly address: AddressForm;
   readonly custody: CustodyAnswers;
   readonly reads: FamilyReads;
@@ -258,7 +262,7 @@ export interface FamilyModule {
   /** Builds the family's own parts (its sends, its reads, its routes) on the shared services. */
   createParts(shared: SharedServices): FamilyParts;
   /** How the family derives HD wallet addresses on a network; absent where it has no wallets. */
-  hdKeys?(network: Network): HdKeyCodec;
+  hdKeys?(network: Network, settings: Env): HdKeyCodec;
   /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */
   sandboxDevnets(): Promise<DevnetStarters>;
 }

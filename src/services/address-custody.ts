@@ -1,6 +1,7 @@
 import type { FamilyModule } from '../chains/family.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
+import type { Env } from '../config/setting.ts';
 import type { AddressKeys, StoredAddress } from '../custody/address-keys.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import { ApiError } from '../errors.ts';
@@ -8,6 +9,8 @@ import { ApiError } from '../errors.ts';
 export interface AddressCustodyDeps {
   registry: ChainRegistry;
   addressKeys: AddressKeys;
+  /** The families' own settings, which configure their key codecs. */
+  settings: Env;
   /** The family that serves a chain (its key codec). */
   familyOf: (chain: ChainName) => FamilyModule | undefined;
 }
@@ -70,7 +73,7 @@ export class AddressCustody {
     if (needsNode) this.deps.registry.get(target.chain, target.network);
     const family = this.deps.familyOf(target.chain);
     if (family === undefined) throw new ApiError(404, 'Unsupported blockchain');
-    return { ...target, codec: family.keys };
+    return { ...target, codec: family.keys(target.network, this.deps.settings) };
   }
 }
 

@@ -9,6 +9,7 @@ import type {
   SignedBroadcast,
 } from '../chains/family.ts';
 import type { ChainName, Network } from '../chains/types.ts';
+import type { Env } from '../config/setting.ts';
 import { type AddressKeys, KeyMismatchError, type SigningProof } from '../custody/address-keys.ts';
 import type { HdWallets } from '../custody/hd-wallets.ts';
 import { ApiError, VALIDATION_FAILED } from '../errors.ts';
@@ -22,6 +23,8 @@ export interface SendPipelineDeps {
   addressKeys: AddressKeys;
   hdWallets: HdWallets;
   transactions: TransactionLog;
+  /** The families' own settings, which configure their key codecs. */
+  settings: Env;
   quotas: QuotaService;
   familyOf: (chain: ChainName) => FamilyModule | undefined;
 }
@@ -80,7 +83,7 @@ export class SendPipeline {
   async sendFromWallet(scope: SendScope, password: string, prepared: PreparedWalletSend) {
     const family = this.family(scope.chain);
     if (family.hdKeys === undefined) throw new ApiError(404, `Chain ${scope.chain} has no wallets`);
-    const codec = family.hdKeys(scope.network);
+    const codec = family.hdKeys(scope.network, this.deps.settings);
     return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
       let built: BuiltWalletSend;
       try {
@@ -134,7 +137,11 @@ export class SendPipeline {
     const family = this.family(scope.chain);
     try {
       const privateKey = await wrongPasswordIs401(() =>
-        this.deps.addressKeys.signingKey({ ...scope, codec: family.keys }, from, proof),
+        this.deps.addressKeys.signingKey(
+          { ...scope, codec: family.keys(scope.network, this.deps.settings) },
+          from,
+          proof,
+        ),
       );
       return { signs: true, privateKey };
     } catch (error) {

@@ -41,7 +41,7 @@ export const evmFamily: FamilyModule = {
     ]),
   ),
   settings: {},
-  keys: evmKeys,
+  keys: () => evmKeys,
   address: evmAddressForm,
   custody: evmCustodyAnswers,
   reads: evmReads,

@@ -20,13 +20,13 @@ export const solanaFamily: FamilyModule = {
     },
   },
   settings: {},
-  keys: {
+  keys: () => ({
     generate: generateSolanaKey,
     fromPrivateKey: solanaKeyFromPrivate,
     privateKeyForm:
       'a 64-byte secret key in base58 or as a JSON byte array, or a 32-byte seed in hex or base58',
     normalizeAddress: (address) => address,
-  },
+  }),
   address: solanaAddressForm,
   custody: solanaCustodyAnswers,
   reads: solanaReads,

@@ -23,12 +23,12 @@ export const tronFamily: FamilyModule = {
     },
   },
   settings: TRON_SETTINGS,
-  keys: {
+  keys: () => ({
     generate: generateTronKey,
     fromPrivateKey: tronKeyFromPrivate,
     privateKeyForm: '64 hex characters',
     normalizeAddress: (address) => (isTronAddress(address) ? toBase58Address(address) : address),
-  },
+  }),
   address: tronAddressForm,
   custody: tronCustodyAnswers,
   reads: tronReads,
