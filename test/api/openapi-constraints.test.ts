@@ -58,6 +58,8 @@ const RULES_IN_DESCRIPTION: Record<string, RegExp> = {
   // Solana's: a key in one of several forms, and a transaction that must decode.
   privatekey: /secret key/i,
   rawtx: /transaction/i,
+  // Only chains with a mempool take a true notify_pending.
+  notify_pending: /elsewhere 422/,
 };
 
 const gw = await startGateway({ env: { ...OFFLINE_NODES_ENV, LOG_LEVEL: 'warn' } });
