@@ -6,7 +6,7 @@
  * spending it) land in [target, target + cost of change], which needs no change output. When none is
  * found, the largest coins are taken until the payment and fee are covered, with change.
  */
-import { feeFor, MIN_RELAY_FEE_RATE } from './fee-rate.ts';
+import { atLeastMinRelay, feeFor } from './fee-rate.ts';
 import { dustThreshold, inputVbytes, outputVbytes, transactionVsize } from './tx-size.ts';
 
 export interface Coin {
@@ -79,7 +79,7 @@ interface Candidate {
 }
 
 export function selectCoins(request: SelectionRequest): Selection {
-  const rate = request.feeRate < MIN_RELAY_FEE_RATE ? MIN_RELAY_FEE_RATE : request.feeRate;
+  const rate = atLeastMinRelay(request.feeRate);
   const { payment } = request;
   const threshold = dustThreshold(payment.script);
   if (payment.value < threshold) throw new PaymentBelowDustError(payment.value, threshold);

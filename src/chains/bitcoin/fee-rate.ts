@@ -28,3 +28,9 @@ export function feeFor(vsize: number, rate: FeeRate): bigint {
     throw new RangeError(`vsize must be a whole number, got ${vsize}`);
   return (BigInt(vsize) * rate + 999n) / 1000n;
 }
+
+/** The rate, or the minimum relay rate when it is below (nodes would not relay the transaction). */
+export function atLeastMinRelay(rate: FeeRate): FeeRate {
+  if (rate < MIN_RELAY_FEE_RATE) return MIN_RELAY_FEE_RATE;
+  return rate;
+}
