@@ -10,7 +10,7 @@ import {
   type SelectionRequest,
   selectCoins,
 } from '../../../src/chains/bitcoin/coin-selection.ts';
-import { feeFor, MIN_RELAY_FEE_RATE } from '../../../src/chains/bitcoin/fee-rate.ts';
+import { atLeastMinRelay, feeFor } from '../../../src/chains/bitcoin/fee-rate.ts';
 import { BITCOIN_NETWORKS } from '../../../src/chains/bitcoin/networks.ts';
 import {
   dustThreshold,
@@ -53,7 +53,7 @@ function request(values: bigint[], amount: bigint, feeRate = 1000n, subtractFee 
 
 /** What every selection must be, whatever coins and payment it was made of. */
 function expectSound(selection: Selection, req: SelectionRequest): void {
-  const rate = req.feeRate < MIN_RELAY_FEE_RATE ? MIN_RELAY_FEE_RATE : req.feeRate;
+  const rate = atLeastMinRelay(req.feeRate);
   const inputs = sum(selection.inputs.map((c) => c.value));
   const outputs = sum(selection.outputs.map((o) => o.value));
   expect(inputs - outputs).toBe(selection.fee);
@@ -79,7 +79,7 @@ function expectSound(selection: Selection, req: SelectionRequest): void {
 
 /** The branch and bound search selectCoins makes, rebuilt from the rules. */
 function bnbFinds(req: SelectionRequest): boolean {
-  const rate = req.feeRate < MIN_RELAY_FEE_RATE ? MIN_RELAY_FEE_RATE : req.feeRate;
+  const rate = atLeastMinRelay(req.feeRate);
   const inputFee = feeFor(inputVbytes, rate);
   const effective = req.coins
     .map((c) => c.value - inputFee)
