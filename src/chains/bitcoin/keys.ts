@@ -6,8 +6,9 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
+import type { KeyCodec } from '../family.ts';
 import type { ChainKeyPair } from '../types.ts';
-import { p2wpkhAddress } from './address.ts';
+import { canonicalAddress, p2wpkhAddress } from './address.ts';
 import { BITCOIN_NETWORKS, type BitcoinNetwork } from './networks.ts';
 
 const base58check = createBase58check(sha256);
@@ -38,6 +39,16 @@ export function bitcoinKeyFromPrivate(text: string, network: BitcoinNetwork): Ch
 export function wifOf(privateKeyHex: string, network: BitcoinNetwork): string {
   const secret = secretOfHex(privateKeyHex);
   return base58check.encode(Uint8Array.from([network.wif, ...secret, COMPRESSED]));
+}
+
+/** The family's key codec on one network (addresses and WIF versions differ between networks). */
+export function bitcoinKeyCodec(network: BitcoinNetwork): KeyCodec {
+  return {
+    generate: () => generateBitcoinKey(network),
+    fromPrivateKey: (privateKey) => bitcoinKeyFromPrivate(privateKey, network),
+    privateKeyForm: BITCOIN_PRIVATE_KEY_FORM,
+    normalizeAddress: canonicalAddress,
+  };
 }
 
 function keyPairOf(secret: Uint8Array, network: BitcoinNetwork): ChainKeyPair {

@@ -93,6 +93,9 @@ describe('Bitcoin addresses', () => {
     expect(() => outputScript(main, testnet)).toThrow(AddressNetworkError);
     expect(() => outputScript(main, testnet)).toThrow(/mainnet address, not one of testnet/);
     expect(() => outputScript(test, mainnet)).toThrow(/testnet, testnet4 or signet/);
+    expect(() => outputScript(test, mainnet)).toThrow(
+      expect.objectContaining({ addressNetworks: 'testnet, testnet4 or signet' }),
+    );
     expect(() => outputScript(test, regtest)).toThrow(AddressNetworkError);
     expect(() => outputScript(reg, signet)).toThrow(/regtest/);
     expect(hex(outputScript(test, signet))).toBe(hex(outputScript(main, mainnet)));

@@ -129,6 +129,27 @@ describe('selectCoins', () => {
     );
   });
 
+  it('holds the same near the dust thresholds, with small coins and amounts (property)', () => {
+    const small = fc.record({
+      values: fc.array(fc.bigInt({ min: 1n, max: 3_000n }), { maxLength: 12 }),
+      amount: fc.bigInt({ min: 250n, max: 12_000n }),
+      feeRate: fc.bigInt({ min: 1000n, max: 5_000n }),
+      subtractFee: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(small, ({ values, amount, feeRate, subtractFee }) => {
+        const req = request(values, amount, feeRate, subtractFee);
+        try {
+          expectSound(selectCoins(req), req);
+        } catch (error) {
+          if (!(error instanceof InsufficientFundsError || error instanceof PaymentBelowDustError))
+            throw error;
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('finds a changeless match where one exists (property: many small coins near the target)', () => {
     fc.assert(
       fc.property(

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bip84Keys } from '../../../src/chains/bitcoin/hd-keys.ts';
 import {
   BITCOIN_PRIVATE_KEY_FORM,
+  bitcoinKeyCodec,
   bitcoinKeyFromPrivate,
   generateBitcoinKey,
   wifOf,
@@ -63,6 +64,17 @@ describe('Bitcoin keys', () => {
       expect(bitcoinKeyFromPrivate(wifOf(pair.privateKey, network), network)).toEqual(pair);
     }
     expect(generateBitcoinKey(mainnet).privateKey).not.toBe(generateBitcoinKey(mainnet).privateKey);
+  });
+});
+
+describe('bitcoinKeyCodec', () => {
+  it('makes and reads keys of its network and stores bech32 lowercased', () => {
+    const codec = bitcoinKeyCodec(regtest);
+    expect(codec.privateKeyForm).toBe(BITCOIN_PRIVATE_KEY_FORM);
+    expect(codec.generate().address.startsWith('bcrt1q')).toBe(true);
+    expect(codec.fromPrivateKey(first!.private_key_hex).address).toBe(first!.regtest_address_same_key);
+    expect(() => codec.fromPrivateKey(first!.wif)).toThrow(/mainnet/);
+    expect(codec.normalizeAddress(first!.address.toUpperCase())).toBe(first!.address);
   });
 });
 
