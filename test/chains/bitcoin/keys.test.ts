@@ -73,7 +73,7 @@ describe('bitcoinKeyCodec', () => {
     expect(codec.privateKeyForm).toBe(BITCOIN_PRIVATE_KEY_FORM);
     expect(codec.generate().address.startsWith('bcrt1q')).toBe(true);
     expect(codec.fromPrivateKey(first!.private_key_hex).address).toBe(first!.regtest_address_same_key);
-    expect(() => codec.fromPrivateKey(first!.wif)).toThrow(/mainnet/);
+    expect(() => codec.fromPrivateKey(wifOf(first!.private_key_hex, mainnet))).toThrow(/mainnet/);
     expect(codec.normalizeAddress(first!.address.toUpperCase())).toBe(first!.address);
   });
 });
