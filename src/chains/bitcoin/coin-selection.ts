@@ -36,8 +36,11 @@ export interface Selection {
   inputs: Coin[];
   /** The payment first, the change last when there is change. */
   outputs: Payment[];
+  /** inputs − outputs, at least feeFor(vsize) at the rate. */
   fee: bigint;
+  /** The signed transaction's vsize with worst-case signatures (tx-size.ts); once signed it may be smaller. */
   vsize: number;
+  /** The change output's value; 0n when there is none. */
   change: bigint;
 }
 
@@ -133,11 +136,12 @@ function largestFirst(candidates: readonly Candidate[], request: SelectionReques
     const fee = feeFor(vsize, rate);
     const change = total - payment.value - fee;
     if (change >= dustThreshold(changeScript)) {
-      return { inputs, outputs: [payment, { script: changeScript, value: change }], fee, vsize, change };
+      const outputs = [{ ...payment }, { script: changeScript, value: change }];
+      return { inputs, outputs, fee, vsize, change };
     }
     return {
       inputs,
-      outputs: [payment],
+      outputs: [{ ...payment }],
       fee: total - payment.value,
       vsize: transactionVsize(inputs.length, [payment.script]),
       change: 0n,
@@ -152,7 +156,7 @@ function withoutChange(inputs: Coin[], payment: Payment, rate: bigint): Selectio
   const total = inputs.reduce((sum, coin) => sum + coin.value, 0n);
   const vsize = transactionVsize(inputs.length, [payment.script]);
   if (total - payment.value < feeFor(vsize, rate)) return null;
-  return { inputs, outputs: [payment], fee: total - payment.value, vsize, change: 0n };
+  return { inputs, outputs: [{ ...payment }], fee: total - payment.value, vsize, change: 0n };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Transaction as BitcoinJsTransaction, Psbt, type Signer } from 'bitcoinjs-lib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hash160, outputScript } from '../../../src/chains/bitcoin/address.ts';
 import { type Coin, selectCoins } from '../../../src/chains/bitcoin/coin-selection.ts';
@@ -115,6 +116,49 @@ describe('signAndFinalize', () => {
     ).toThrow(/not that address's key/);
     expect(() => signAndFinalize(unsignedTransaction(selection), new Map([[alice.address, 'zz']]))).toThrow(
       /64-hex/,
+    );
+  });
+});
+
+describe('selections signed end to end', () => {
+  it('pay the selected fee, verify, and are never larger than the estimate (property)', () => {
+    const owners = [alice, bob];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            value: fc.bigInt({ min: 1_000n, max: 1_000_000n }),
+            owner: fc.integer({ min: 0, max: 1 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 6,
+          },
+        ),
+        fc.bigInt({ min: 300n, max: 2_000_000n }),
+        fc.bigInt({ min: 1000n, max: 20_000n }),
+        fc.boolean(),
+        (coins, amount, feeRate, subtractFee) => {
+          const request = {
+            coins: coins.map(({ value, owner }, index) => coinOf(owners[owner]!, value, index + 1)),
+            payment: { script: recipient, value: amount },
+            changeScript: outputScript(carol.address, regtest),
+            feeRate,
+            subtractFee,
+          };
+          let chosen: ReturnType<typeof selectCoins>;
+          try {
+            chosen = selectCoins(request);
+          } catch {
+            return; // refusals are coin-selection.test.ts's
+          }
+          const signed = signAndFinalize(unsignedTransaction(chosen), keys);
+          expect(signed.fee).toBe(chosen.fee);
+          expect(signed.vsize).toBeLessThanOrEqual(chosen.vsize);
+          expectSignaturesVerify(signed.hex, chosen.inputs);
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 });
