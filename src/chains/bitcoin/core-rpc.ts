@@ -12,7 +12,8 @@
  *   runs one at a time, so this backend queues them);
  * - unconfirmed ones come from a scan of the mempool (getrawmempool, then getrawtransaction verbosity 2
  *   for each transaction not already seen), at most MEMPOOL_SCAN_LIMIT transactions: beyond that a
- *   larger mempool is only partly seen;
+ *   larger mempool is only partly seen; a scan answers for MEMPOOL_SCAN_MAX_AGE_MS, so the unconfirmed
+ *   view may be that much behind;
  * - an address's history is its mempool transactions and those that created its unspent coins; spent
  *   history is not known to Core, and `txCount` counts only those.
  */
@@ -50,6 +51,11 @@ import { mapBounded } from './bounded-map.ts';
 
 /** Transactions of the mempool read per scan at most (each one RPC call the first time it is seen). */
 export const MEMPOOL_SCAN_LIMIT = 5000;
+/**
+ * How long a finished mempool scan still answers: the watcher asks the mempool of every watched address
+ * in turn, and each getrawmempool lists the whole mempool (megabytes on mainnet).
+ */
+export const MEMPOOL_SCAN_MAX_AGE_MS = 2000;
 /** Calls in flight while reading the mempool or an address's transactions. */
 const CALL_CONCURRENCY = 8;
 /** Confirmed transactions an address's history shows (Esplora's first page holds 25). */
@@ -120,6 +126,13 @@ export class CoreRpcError extends NodeError {
   }
 }
 
+export interface CoreRpcBackendOptions {
+  /** Default MEMPOOL_SCAN_LIMIT. */
+  mempoolScanLimit?: number;
+  /** Default MEMPOOL_SCAN_MAX_AGE_MS; 0 scans at every read. */
+  mempoolMaxAgeMs?: number;
+}
+
 export class CoreRpcBackend implements BitcoinBackend {
   readonly #client: NodeClient;
   readonly #mempoolScanLimit: number;
@@ -128,12 +141,16 @@ export class CoreRpcBackend implements BitcoinBackend {
   readonly #mempool = new Map<string, BitcoinTx>();
   /** The scan under way: concurrent readers share it rather than each asking for every transaction. */
   #mempoolScan: Promise<BitcoinTx[]> | null = null;
+  /** The last scan's transactions and when (performance.now()) it finished. */
+  #lastScan: { txs: BitcoinTx[]; at: number } | null = null;
+  readonly #mempoolMaxAgeMs: number;
   /** The end of the queue of scantxoutset calls (Core refuses a second scan while one runs). */
   #utxoScanQueue: Promise<unknown> = Promise.resolve();
 
-  constructor(client: NodeClient, options: { mempoolScanLimit?: number } = {}) {
+  constructor(client: NodeClient, options: CoreRpcBackendOptions = {}) {
     this.#client = client;
     this.#mempoolScanLimit = options.mempoolScanLimit ?? MEMPOOL_SCAN_LIMIT;
+    this.#mempoolMaxAgeMs = options.mempoolMaxAgeMs ?? MEMPOOL_SCAN_MAX_AGE_MS;
   }
 
   /** One call's result. @throws CoreRpcError when Core answered an error. */
@@ -368,9 +385,20 @@ export class CoreRpcBackend implements BitcoinBackend {
     );
   }
 
-  /** The mempool's transactions (at most the scan limit), new ones read, gone ones forgotten. */
+  /**
+   * The mempool's transactions (at most the scan limit), new ones read, gone ones forgotten: the scan
+   * under way, or one finished within the maximum age, or a new one.
+   */
   #mempoolTxs(): Promise<BitcoinTx[]> {
-    this.#mempoolScan ??= this.#scanMempool().finally(() => {
+    if (this.#mempoolScan !== null) return this.#mempoolScan;
+    const last = this.#lastScan;
+    if (last !== null && performance.now() - last.at < this.#mempoolMaxAgeMs)
+      return Promise.resolve(last.txs);
+    const scan = this.#scanMempool().then((txs) => {
+      this.#lastScan = { txs, at: performance.now() };
+      return txs;
+    });
+    this.#mempoolScan = scan.finally(() => {
       this.#mempoolScan = null;
     });
     return this.#mempoolScan;

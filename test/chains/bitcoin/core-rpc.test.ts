@@ -27,12 +27,13 @@ afterEach(async () => {
 /** A backend over a Core node answering with `handler`; the client retries twice, so a retried error shows. */
 async function core(
   handler: RpcHandler,
-  options: { url?: (url: string) => string; mempoolScanLimit?: number } = {},
+  options: { url?: (url: string) => string; mempoolScanLimit?: number; mempoolMaxAgeMs?: number } = {},
 ) {
   const node = await startCoreNode(handler);
   const client: NodeClient = clientOf((options.url ?? ((u) => u))(node.url), 'mainnet', 2);
   open.push(client, node);
-  return { backend: new CoreRpcBackend(client, { mempoolScanLimit: options.mempoolScanLimit }), node };
+  const { mempoolScanLimit, mempoolMaxAgeMs } = options;
+  return { backend: new CoreRpcBackend(client, { mempoolScanLimit, mempoolMaxAgeMs }), node };
 }
 
 const notFound = () => {
@@ -240,8 +241,9 @@ describe('CoreRpcBackend addresses: scantxoutset and the mempool', () => {
 
   it('reads each mempool transaction once, shares a scan under way, forgets those gone, skips evicted ones', async () => {
     let mempool = [txid(2)];
-    const { backend, node } = await core((call) =>
-      call.method === 'getrawmempool' ? mempool : wallet(mempool)(call),
+    const { backend, node } = await core(
+      (call) => (call.method === 'getrawmempool' ? mempool : wallet(mempool)(call)),
+      { mempoolMaxAgeMs: 0 },
     );
     const reads = () => node.calls.filter((c) => c.method === 'getrawtransaction').map((c) => c.params[0]);
     const [a, b] = await Promise.all([
@@ -257,6 +259,14 @@ describe('CoreRpcBackend addresses: scantxoutset and the mempool', () => {
     expect(reads()).toEqual([txid(2), txid(3), txid(4)]);
     mempool = [];
     expect(await backend.mempoolTransactions(ADDR_A)).toEqual([]);
+  });
+
+  it('answers from a scan finished within the maximum age', async () => {
+    const { backend, node } = await core(wallet([txid(2)]), { mempoolMaxAgeMs: 60_000 });
+    await backend.mempoolTransactions(ADDR_A);
+    await backend.mempoolTransactions(ADDR_B);
+    await backend.balance(ADDR_B);
+    expect(node.calls.filter((c) => c.method === 'getrawmempool')).toHaveLength(1);
   });
 
   it('scans at most the limit of mempool transactions', async () => {
