@@ -2,16 +2,15 @@ import type { Finality } from '../follower.ts';
 import type { Network } from '../types.ts';
 
 /**
- * finalityDepth 6: the customary six confirmations, past which no accidental reorg has been seen on
- * mainnet in a decade; the deepest ones (the 2013 fork, 24 blocks) came from a software split.
+ * finalityDepth 6: the customary six confirmations, past which an accidental mainnet reorg is
+ * practically unheard of (the deep ones on record came from consensus bugs, not from mining luck).
  *
  * mainnet reorgDepth 10, not 6: the watcher keeps that many block hashes and unwinds that deep, so it
- * must reach past finality with a margin (stale blocks two deep occur every year or so; a margin costs
- * ten rows).
+ * must reach past finality with a margin; the margin costs a few rows.
  *
- * testnet reorgDepth 100: testnet3's 20-minute rule lets anyone mine minimum-difficulty blocks, and
- * testnet4 keeps a (narrower) form of it, so block storms and reorgs of dozens of blocks happen when
- * difficulty resets; signet and regtest sit well inside the same bound.
+ * testnet reorgDepth 100: testnet3's 20-minute rule lets anyone mine minimum-difficulty blocks, so block
+ * storms and reorgs of dozens of blocks follow difficulty resets, and testnet4 (BIP 94) keeps the
+ * 20-minute rule; signet and regtest sit well inside the same bound.
  */
 export const BITCOIN_FINALITY: Record<Network, Finality> = {
   mainnet: { finalityDepth: 6, reorgDepth: 10 },
