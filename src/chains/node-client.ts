@@ -50,6 +50,12 @@ export interface NodeRequest {
   rawBody?: string;
   /** How to read a 2xx response. Default 'json'. */
   parse?: 'json' | 'text';
+  /**
+   * Error statuses whose body is still the node's answer when it is JSON, read as a 2xx's: Bitcoin Core
+   * sends a JSON-RPC error object with HTTP 500 (404 for an unknown method), which is neither a transient
+   * failure to retry nor a refused request. A body that is not JSON keeps the status's usual handling.
+   */
+  answerStatuses?: readonly number[];
   /** Stops the request and any further retries; the request rejects with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -372,6 +378,9 @@ export class NodeClient {
       });
       const text = await response.body.text();
       const status = response.statusCode;
+      if (request.answerStatuses?.includes(status) && isJson(text)) {
+        return { ok: true, value: parse === 'text' ? text : JSON.parse(text) };
+      }
       if (status >= 200 && status < 300) {
         if (parse === 'text') return { ok: true, value: text };
         try {
@@ -448,6 +457,15 @@ function joinPath(basePath: string, baseQuery: string, path: string): string {
       : basePath.replace(/\/+$/, '') + (requestPath.startsWith('/') ? requestPath : `/${requestPath}`);
   const query = [baseQuery, requestQuery].filter((part) => part !== '').join('&');
   return query === '' ? fullPath : `${fullPath}?${query}`;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function pathOnly(path: string): string {

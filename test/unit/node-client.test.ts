@@ -261,6 +261,23 @@ describe('NodeClient', () => {
     expect(server.hits).toHaveLength(2);
   });
 
+  it('takes a JSON body sent with an answer status as the answer (Bitcoin Core errors), once', async () => {
+    const answer = { result: null, error: { code: -5, message: 'Block not found' }, id: 1 };
+    const server = await startServer((res, _hit, index) =>
+      index < 2 ? json(res, index === 0 ? 500 : 404, answer) : res.writeHead(500).end('<html>proxy'),
+    );
+    const nodeClient = client({ endpoints: [{ url: server.url }], retries: 1 });
+    const call = (parse: 'json' | 'text') =>
+      nodeClient.request({ method: 'POST', path: '', body: {}, parse, answerStatuses: [404, 500] });
+
+    expect(await call('json')).toEqual(answer);
+    expect(await call('text')).toBe(JSON.stringify(answer));
+    expect(server.hits).toHaveLength(2);
+    // A body that is not JSON keeps the status's own handling: retried, then unavailable.
+    expect(await caught(call('json'))).toBeInstanceOf(NodeUnavailableError);
+    expect(server.hits).toHaveLength(4);
+  });
+
   it('surfaces a 404 at once, with status and body, without retrying', async () => {
     const server = await startServer((res) => json(res, 404, { error: 'no such account' }));
     const backup = await startServer((res) => json(res, 200, {}));
