@@ -31,7 +31,8 @@ export function headerBytes(b: Omit<Block, 'hash' | 'height' | 'txs'>): Buffer {
   return out;
 }
 
-export const headerHash = (b: Omit<Block, 'hash' | 'height' | 'txs'>): string => displayHex(dsha256(headerBytes(b)));
+export const headerHash = (b: Omit<Block, 'hash' | 'height' | 'txs'>): string =>
+  displayHex(dsha256(headerBytes(b)));
 
 /** The merkle root of hashes given in internal byte order (txids, or wtxids for the witness commitment). */
 export function merkleRoot(hashes: Uint8Array[]): Uint8Array {

@@ -3,7 +3,15 @@
 import { address as addressCodec, type Network, opcodes } from 'bitcoinjs-lib';
 import { descriptorWithChecksum } from './descriptor.ts';
 
-export type ScriptKind = 'p2pk' | 'p2pkh' | 'p2sh' | 'v0_p2wpkh' | 'v0_p2wsh' | 'v1_p2tr' | 'op_return' | 'unknown';
+export type ScriptKind =
+  | 'p2pk'
+  | 'p2pkh'
+  | 'p2sh'
+  | 'v0_p2wpkh'
+  | 'v0_p2wsh'
+  | 'v1_p2tr'
+  | 'op_return'
+  | 'unknown';
 
 export function scriptKind(s: Uint8Array): ScriptKind {
   const n = s.length;
@@ -93,7 +101,9 @@ export function parseScript(s: Uint8Array): ScriptOp[] | null {
 }
 
 const OP_NAMES = new Map<number, string>();
-for (const [name, code] of Object.entries(opcodes)) if (!OP_NAMES.has(code)) OP_NAMES.set(code, name);
+for (const [name, code] of Object.entries(opcodes)) {
+  if (typeof code === 'number' && !OP_NAMES.has(code)) OP_NAMES.set(code, name);
+}
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function rustOpName(op: number): string {
@@ -114,19 +124,25 @@ export function esploraAsm(s: Uint8Array): string {
     .map(({ op, data }) => {
       if (!data || op === 0) return rustOpName(op);
       const name =
-        op <= 75 ? `OP_PUSHBYTES_${op}` : op === 0x4c ? 'OP_PUSHDATA1' : op === 0x4d ? 'OP_PUSHDATA2' : 'OP_PUSHDATA4';
+        op <= 75
+          ? `OP_PUSHBYTES_${op}`
+          : op === 0x4c
+            ? 'OP_PUSHDATA1'
+            : op === 0x4d
+              ? 'OP_PUSHDATA2'
+              : 'OP_PUSHDATA4';
       return `${name} ${hex(data)}`;
     })
     .join(' ');
 }
 
 const SIGHASH_NAMES: Record<number, string> = {
-  0x01: 'ALL',
-  0x02: 'NONE',
-  0x03: 'SINGLE',
-  0x81: 'ALL|ANYONECANPAY',
-  0x82: 'NONE|ANYONECANPAY',
-  0x83: 'SINGLE|ANYONECANPAY',
+  1: 'ALL',
+  2: 'NONE',
+  3: 'SINGLE',
+  129: 'ALL|ANYONECANPAY',
+  130: 'NONE|ANYONECANPAY',
+  131: 'SINGLE|ANYONECANPAY',
 };
 
 /** Core's ScriptToAsmStr; `sighash` writes a signature's hash type as [ALL] (scriptSig). */
@@ -135,6 +151,7 @@ export function coreAsm(s: Uint8Array, sighash = false): string {
   if (!ops) return '[error]';
   return ops
     .map(({ op, data }) => {
+      if (op === 0x00) return '0';
       if (op === 0x4f) return '-1';
       if (op >= 0x51 && op <= 0x60) return String(op - 0x50);
       if (!data) return OP_NAMES.get(op) ?? 'OP_UNKNOWN';

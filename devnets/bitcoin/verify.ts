@@ -28,7 +28,8 @@ export function verifyInput(tx: Transaction, index: number, prevouts: Prevout[])
       if (!equal(crypto.hash160(pubkey), prev.script.subarray(2))) {
         return `${MANDATORY} (Witness program hash mismatch)`;
       }
-      if (pubkey.length !== 33) return 'non-mandatory-script-verify-flag (Using non-compressed keys in segwit)';
+      if (pubkey.length !== 33)
+        return 'non-mandatory-script-verify-flag (Using non-compressed keys in segwit)';
       const scriptCode = payments.p2pkh({ hash: prev.script.subarray(2) }).output as Uint8Array;
       return checkEcdsa(sig, pubkey, (type) => tx.hashForWitnessV0(index, scriptCode, prev.value, type));
     }
@@ -37,7 +38,7 @@ export function verifyInput(tx: Transaction, index: number, prevouts: Prevout[])
       const ops = parseScript(input.script);
       const sig = ops?.[0]?.data;
       const pubkey = ops?.[1]?.data;
-      if (!ops || ops.length !== 2 || !sig || !pubkey) {
+      if (ops?.length !== 2 || !sig || !pubkey) {
         return `${MANDATORY} (Operation not valid with the current stack size)`;
       }
       if (!equal(crypto.hash160(pubkey), prev.script.subarray(3, 23))) {
