@@ -1,6 +1,6 @@
 // The Esplora REST front (Blockstream electrs / mempool.space): JSON shapes, plain-text answers and the
 // error texts and statuses of electrs' rest.rs.
-import { address as addressCodec } from 'bitcoinjs-lib';
+import { outputScriptOf } from './address.ts';
 import { type Block, blockBytes, blockSizes, difficulty, headerBytes } from './block.ts';
 import type { BitcoinChain } from './chain.ts';
 import { RpcError } from './errors.ts';
@@ -94,19 +94,12 @@ export function txJson(chain: BitcoinChain, view: TxView): Json {
 type AddressResult = { script: Uint8Array } | { error: Reply };
 
 function parseAddress(chain: BitcoinChain, address: string): AddressResult {
-  try {
-    return { script: addressCodec.toOutputScript(address, chain.params.encoding) };
-  } catch {
-    for (const other of ALL_ENCODINGS) {
-      try {
-        addressCodec.toOutputScript(address, other);
-        return { error: text('Address on invalid network', 400) };
-      } catch {
-        // not this one either
-      }
-    }
-    return { error: text('Invalid Bitcoin address', 400) };
+  const script = outputScriptOf(address, chain.params.encoding);
+  if (script) return { script };
+  if (ALL_ENCODINGS.some((other) => outputScriptOf(address, other))) {
+    return { error: text('Address on invalid network', 400) };
   }
+  return { error: text('Invalid Bitcoin address', 400) };
 }
 
 const sameScript = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));

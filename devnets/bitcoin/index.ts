@@ -1,8 +1,8 @@
 // Bitcoin devnet: an in-memory chain with Core's mempool rules and real signature checks, served as
 // Esplora REST and Bitcoin Core JSON-RPC on one port. There is no bitcoind here; this is an emulator.
 import type { AddressInfo } from 'node:net';
-import { address as addressCodec } from 'bitcoinjs-lib';
 import { ChainSaver } from '../chain-saver.ts';
+import { outputScriptOf } from './address.ts';
 import { BitcoinChain, COINBASE_MATURITY, decodeTransaction } from './chain.ts';
 import { faucetKey, faucetTransaction } from './faucet.ts';
 import { checkFeeEstimates, defaultFeeEstimates, type FeeEstimates } from './fees.ts';
@@ -139,7 +139,8 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
     faucetPrivateKey: Buffer.from(key.privateKey).toString('hex'),
     faucet: (address, sats) =>
       serial(() => {
-        const script = addressCodec.toOutputScript(address, params.encoding);
+        const script = outputScriptOf(address, params.encoding);
+        if (!script) throw new Error(`${address} is not a ${networkName} address`);
         const spendable = [...chain.unspentOf(key.script)].filter(
           (c) =>
             !chain.spender(c.txid, c.vout) &&

@@ -1,6 +1,6 @@
 // The Bitcoin Core JSON-RPC methods, over the same chain as the Esplora front. Amounts are BTC written
 // with 8 places from bigint satoshis; errors carry Core's codes and texts.
-import { address as addressCodec } from 'bitcoinjs-lib';
+import { outputScriptOf } from './address.ts';
 import { type Block, blockBytes, blockSizes, difficulty, headerBytes } from './block.ts';
 import { type BitcoinChain, decodeTransaction, type MempoolEntry } from './chain.ts';
 import { descriptorChecksum } from './descriptor.ts';
@@ -202,11 +202,9 @@ function scanDescriptor(chain: BitcoinChain, item: unknown): Uint8Array {
   }
   const addr = /^addr\((.*)\)$/.exec(body);
   if (addr) {
-    try {
-      return addressCodec.toOutputScript(addr[1] as string, chain.params.encoding);
-    } catch {
-      throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, `Address is not valid`);
-    }
+    const script = outputScriptOf(addr[1] as string, chain.params.encoding);
+    if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Address is not valid');
+    return script;
   }
   const raw = /^raw\(([0-9a-fA-F]*)\)$/.exec(body);
   if (raw && (raw[1] as string).length % 2 === 0) return Buffer.from(raw[1] as string, 'hex');

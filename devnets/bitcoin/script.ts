@@ -1,6 +1,7 @@
 // Output scripts: their kind (as Esplora and Bitcoin Core name it), address, assembly text in both
 // dialects (rust-bitcoin's for Esplora, Core's ScriptToAsmStr) and Core's inferred descriptor.
-import { address as addressCodec, type Network, opcodes } from 'bitcoinjs-lib';
+import { type Network, opcodes } from 'bitcoinjs-lib';
+import { addressOfScript } from './address.ts';
 import { descriptorWithChecksum } from './descriptor.ts';
 
 export type ScriptKind =
@@ -64,11 +65,7 @@ export function dustThreshold(s: Uint8Array): bigint | null {
 export function addressOf(s: Uint8Array, network: Network): string | null {
   const kind = scriptKind(s);
   if (kind === 'op_return' || kind === 'unknown' || kind === 'p2pk') return null;
-  try {
-    return addressCodec.fromOutputScript(s, network);
-  } catch {
-    return null;
-  }
+  return addressOfScript(s, network);
 }
 
 interface ScriptOp {

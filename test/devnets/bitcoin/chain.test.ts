@@ -1,9 +1,9 @@
 // Mining, reorgs, persistence and fee estimates, seen through both fronts of one devnet.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BitcoinDevnet, startBitcoinDevnet } from '../../../devnets/bitcoin/index.ts';
+import { startBitcoinDevnet } from '../../../devnets/bitcoin/index.ts';
 import { call, get, getJson, outputTo, postTx, rpcRaw, spend, testKey } from './helpers.ts';
 
 const carol = testKey('chain.carol');
@@ -177,6 +177,26 @@ describe('persistence', () => {
     await expect(startBitcoinDevnet({ snapshotFile, network: 'mainnet' })).rejects.toThrow(
       /is regtest, not mainnet/,
     );
+  });
+});
+
+describe('timed saves', () => {
+  it('saves a block with transactions on the saveIntervalMs timer, before close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'btc-devnet-'));
+    dirs.push(dir);
+    const snapshotFile = join(dir, 'chain.json');
+    const devnet = await startBitcoinDevnet({ snapshotFile, saveIntervalMs: 20 });
+    try {
+      await devnet.faucet(carol.address, 10_000n);
+      await devnet.mine();
+      const height = devnet.height();
+      const savedHeight = () =>
+        (JSON.parse(readFileSync(snapshotFile, 'utf8')) as { state: { blocks: unknown[] } }).state.blocks
+          .length;
+      await expect.poll(savedHeight, { timeout: 5000 }).toBe(height);
+    } finally {
+      await devnet.close();
+    }
   });
 });
 

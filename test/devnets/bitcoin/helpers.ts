@@ -1,6 +1,6 @@
 // Test helpers: keys and transactions signed with bitcoinjs-lib + @noble/curves (not the gateway's
 // @scure/btc-signer), and thin clients of the devnet's two fronts.
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { networks, payments, Transaction } from 'bitcoinjs-lib';
 
@@ -150,4 +150,47 @@ export async function outputTo(
   const vout = tx.vout.findIndex((o) => o.scriptpubkey === Buffer.from(script).toString('hex'));
   if (vout < 0) throw new Error(`${txid} pays nothing to that script`);
   return { txid, vout, value: BigInt((tx.vout[vout] as { value: number }).value) };
+}
+
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const toBig = (b: Uint8Array) => BigInt(`0x${Buffer.from(b).toString('hex')}`);
+const to32 = (n: bigint) => Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
+
+export interface TaprootKey {
+  /** The BIP-341 tweaked secret (key path, no script tree). */
+  tweakedSecret: Uint8Array;
+  script: Uint8Array;
+}
+
+/** A key-path-only taproot output (BIP-86 style tweak), computed with @noble/curves. */
+export function taprootKey(seed: string): TaprootKey {
+  const d0 = toBig(sha256(new TextEncoder().encode(seed)));
+  const point = secp256k1.Point.BASE.multiply(d0);
+  const d = point.y % 2n === 0n ? d0 : CURVE_ORDER - d0;
+  const internal = schnorr.getPublicKey(to32(d));
+  const tag = sha256(new TextEncoder().encode('TapTweak'));
+  const tweak = toBig(sha256(Buffer.concat([tag, tag, internal])));
+  const tweakedSecret = to32((d + tweak) % CURVE_ORDER);
+  return {
+    tweakedSecret,
+    script: Buffer.concat([Buffer.from('5120', 'hex'), schnorr.getPublicKey(tweakedSecret)]),
+  };
+}
+
+/** Spends one taproot coin by key path (SIGHASH_DEFAULT, 64-byte signature). */
+export function spendTaproot(
+  coin: { txid: string; vout: number; value: bigint },
+  key: TaprootKey,
+  outputs: SpendOutput[],
+  opts: { tamper?: boolean } = {},
+): Transaction {
+  const tx = new Transaction();
+  tx.version = 2;
+  tx.addInput(Buffer.from(coin.txid, 'hex').reverse(), coin.vout, 0xfffffffd);
+  for (const o of outputs) tx.addOutput(o.script, o.value);
+  const hash = tx.hashForWitnessV1(0, [key.script], [coin.value], Transaction.SIGHASH_DEFAULT);
+  const sig = Buffer.from(schnorr.sign(hash, key.tweakedSecret));
+  if (opts.tamper) sig[5] = (sig[5] as number) ^ 1;
+  tx.setWitness(0, [sig]);
+  return tx;
 }

@@ -2,7 +2,7 @@
 // code and text, RBF, chains of unconfirmed spends, legacy P2PKH, and the faucet's own key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BitcoinDevnet, startBitcoinDevnet } from '../../../devnets/bitcoin/index.ts';
-import { get, getJson, outputTo, postTx, rpc, spend, testKey } from './helpers.ts';
+import { get, getJson, outputTo, postTx, rpc, spend, spendTaproot, taprootKey, testKey } from './helpers.ts';
 
 let devnet: BitcoinDevnet;
 const alice = testKey('mempool.alice');
@@ -179,6 +179,33 @@ describe('acceptance', () => {
       'mandatory-script-verify-flag-failed (Script failed an OP_EQUALVERIFY operation)',
     );
     expect((await postTx(devnet.url, good.toHex())).text).toBe(good.getId());
+  });
+
+  it('verifies taproot key-path spends (BIP-341, schnorr) and pays bech32m addresses', async () => {
+    const key = taprootKey('mempool.taproot');
+    const funding = spend([await coin(80_000n)], [{ script: key.script, value: 79_000n }]);
+    expect((await postTx(devnet.url, funding.toHex())).status).toBe(200);
+    const tx = await getJson<{ vout: { scriptpubkey_type: string; scriptpubkey_address: string }[] }>(
+      devnet.url,
+      `/tx/${funding.getId()}`,
+    );
+    expect(tx.vout[0]?.scriptpubkey_type).toBe('v1_p2tr');
+    const address = tx.vout[0]?.scriptpubkey_address as string;
+    expect(address).toMatch(/^bcrt1p/);
+    expect(await getJson(devnet.url, `/address/${address}/utxo`)).toHaveLength(1);
+    const coinOut = { txid: funding.getId(), vout: 0, value: 79_000n };
+    await refusedBoth(
+      spendTaproot(coinOut, key, [{ script: bob.script, value: 78_000n }], { tamper: true }).toHex(),
+      -26,
+      'mandatory-script-verify-flag-failed (Invalid Schnorr signature)',
+    );
+    const good = spendTaproot(coinOut, key, [{ script: bob.script, value: 78_000n }]);
+    expect((await postTx(devnet.url, good.toHex())).text).toBe(good.getId());
+    // the faucet pays taproot addresses too
+    const paid = await devnet.faucet(address, 5_000n);
+    expect(
+      (await getJson<{ vout: { scriptpubkey: string }[] }>(devnet.url, `/tx/${paid}`)).vout[0]?.scriptpubkey,
+    ).toBe(Buffer.from(key.script).toString('hex'));
   });
 
   it('answers 413 to a body over 4 MB', async () => {
