@@ -1,8 +1,9 @@
 // The devnet's crypto and encodings against published vectors (bitcoin_vectors.json): BIP-143's signed
 // P2WPKH input verifies and a tampered one does not; every network's genesis hashes as on the real one.
 import { readFileSync } from 'node:fs';
-import { Transaction } from 'bitcoinjs-lib';
+import { crypto, Transaction } from 'bitcoinjs-lib';
 import { describe, expect, it } from 'vitest';
+import { addressOfScript, outputScriptOf } from '../../../devnets/bitcoin/address.ts';
 import { BitcoinChain, decodeTransaction } from '../../../devnets/bitcoin/chain.ts';
 import { descriptorChecksum } from '../../../devnets/bitcoin/descriptor.ts';
 import { formatMoney, RpcError } from '../../../devnets/bitcoin/errors.ts';
@@ -23,8 +24,15 @@ interface VectorTx {
   p2wpkh_prevout_value_sat?: number;
   p2wpkh_prev_scriptpubkey?: string;
 }
+interface VectorAddress {
+  pubkey: string;
+  address: string;
+  testnet_address_same_key: string;
+  regtest_address_same_key: string;
+}
 const vectors = JSON.parse(readFileSync('/work/shared/vectors/bitcoin_vectors.json', 'utf8')) as {
   txs: VectorTx[];
+  addresses: VectorAddress[];
 };
 const bip143 = vectors.txs.find((t) => t.name.startsWith('BIP-143')) as VectorTx;
 const genesisCoinbase = vectors.txs.find((t) => t.name.includes('genesis')) as VectorTx;
@@ -134,6 +142,26 @@ describe('encodings', () => {
     expect(satsOfBtc('0.00000001')).toBe(1n);
     expect(satsOfBtc(1e-8)).toBe(1n);
     expect(satsOfBtc('0.000000001')).toBeNull();
+  });
+
+  it.each(vectors.addresses)('P2WPKH address $address on each network', (v) => {
+    const script = Buffer.concat([Buffer.from('0014', 'hex'), crypto.hash160(Buffer.from(v.pubkey, 'hex'))]);
+    const cases = [
+      [NETWORKS.mainnet, v.address],
+      [NETWORKS.testnet, v.testnet_address_same_key],
+      [NETWORKS.regtest, v.regtest_address_same_key],
+    ] as const;
+    for (const [params, address] of cases) {
+      expect(Buffer.from(outputScriptOf(address, params.encoding) ?? []).toString('hex')).toBe(
+        script.toString('hex'),
+      );
+      expect(addressOfScript(script, params.encoding)).toBe(address);
+      expect(outputScriptOf(address.toUpperCase(), params.encoding)).not.toBeNull();
+    }
+    expect(outputScriptOf(v.address, NETWORKS.regtest.encoding)).toBeNull();
+    // one character changed breaks the checksum
+    const broken = `${v.address.slice(0, -1)}${v.address.endsWith('q') ? 'p' : 'q'}`;
+    expect(outputScriptOf(broken, NETWORKS.mainnet.encoding)).toBeNull();
   });
 
   it('descriptor checksums follow BIP-380', () => {
