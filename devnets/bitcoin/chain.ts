@@ -19,6 +19,8 @@ export const COIN = 100_000_000n;
 export const BLOCK_REWARD = 50n * COIN;
 export const COINBASE_MATURITY = 100;
 export const DEVNET_BITS = 0x207fffff;
+/** Core's default maxfeerate for sendrawtransaction (what electrs' POST /tx gets too): 0.10 BTC/kvB. */
+export const DEFAULT_MAX_FEERATE_SATS_PER_KVB = 10_000_000n;
 const MAX_MONEY = 21_000_000n * COIN;
 const MAX_STANDARD_WEIGHT = 400_000;
 const BIP125_FINAL = 0xfffffffe;

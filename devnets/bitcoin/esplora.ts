@@ -13,7 +13,7 @@ import { findTx, type TxView } from './tx-view.ts';
 export interface EsploraContext {
   chain: BitcoinChain;
   feeEstimates(): FeeEstimates;
-  /** Accepts a raw transaction into the mempool; throws RpcError. */
+  /** Accepts a raw transaction into the mempool (electrs: Core's default maxfeerate); throws RpcError. */
   submit(hex: string): Promise<string>;
 }
 
@@ -89,6 +89,13 @@ export function txJson(chain: BitcoinChain, view: TxView): Json {
     fee: view.fee,
     status: statusJson(view.block),
   };
+}
+
+function outspendJson(chain: BitcoinChain, txid: string, vout: number): Json {
+  const spend = chain.spender(txid, vout);
+  if (!spend) return { spent: false };
+  const by = findTx(chain, spend.txid);
+  return { spent: true, txid: spend.txid, vin: spend.vin, status: statusJson(by?.block ?? null) };
 }
 
 type AddressResult = { script: Uint8Array } | { error: Reply };
@@ -233,15 +240,13 @@ export async function esploraRoute(
     if (c === 'hex' && parts.length === 3) return text(view.tx.toHex());
     if (c === 'raw' && parts.length === 3)
       return { status: 200, type: 'binary', body: Buffer.from(view.tx.toBuffer()) };
+    if (c === 'outspend' && d !== undefined && parts.length === 4) {
+      const vout = /^\d+$/.test(d) ? Number(d) : -1;
+      if (vout < 0 || vout >= view.tx.outs.length) return text('Transaction output not found', 404);
+      return json(outspendJson(chain, view.txid, vout));
+    }
     if (c === 'outspends' && parts.length === 3) {
-      return json(
-        view.tx.outs.map((_, vout) => {
-          const spend = chain.spender(view.txid, vout);
-          if (!spend) return { spent: false };
-          const by = findTx(chain, spend.txid);
-          return { spent: true, txid: spend.txid, vin: spend.vin, status: statusJson(by?.block ?? null) };
-        }),
-      );
+      return json(view.tx.outs.map((_, vout) => outspendJson(chain, view.txid, vout)));
     }
   }
   if (a === 'address' && b !== undefined) {

@@ -3,7 +3,13 @@
 import type { AddressInfo } from 'node:net';
 import { ChainSaver } from '../chain-saver.ts';
 import { outputScriptOf } from './address.ts';
-import { BitcoinChain, COINBASE_MATURITY, decodeTransaction } from './chain.ts';
+import {
+  BitcoinChain,
+  COINBASE_MATURITY,
+  DEFAULT_MAX_FEERATE_SATS_PER_KVB,
+  decodeTransaction,
+} from './chain.ts';
+import { RPC_TRANSACTION_ERROR, RpcError } from './errors.ts';
 import { faucetKey, faucetTransaction } from './faucet.ts';
 import { checkFeeEstimates, defaultFeeEstimates, type FeeEstimates } from './fees.ts';
 import { type DevnetBitcoinNetwork, NETWORKS } from './networks.ts';
@@ -78,10 +84,18 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
     return run;
   };
 
-  const submit = (hex: string) =>
+  const submit = (hex: string, maxFeeRate = DEFAULT_MAX_FEERATE_SATS_PER_KVB) =>
     serial(() => {
       const tx = decodeTransaction(hex);
-      return chain.accept(tx, nowSeconds()).txid;
+      const now = nowSeconds();
+      const entry = chain.accept(tx, now, true);
+      if (maxFeeRate > 0n && entry.fee * 1000n > maxFeeRate * BigInt(entry.vsize)) {
+        throw new RpcError(
+          RPC_TRANSACTION_ERROR,
+          'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)',
+        );
+      }
+      return chain.accept(tx, now).txid;
     });
   const mineNow = (n: number) => {
     const hashes: string[] = [];
@@ -89,6 +103,9 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
     return hashes;
   };
 
+  // A reorg rewrites blocks under the saved head: the next timed save must not wait for a busy block.
+  let reorgs = 0;
+  let reorgsSaved = 0;
   let saver: ChainSaver | null = null;
   const save =
     snapshotFile === undefined
@@ -105,8 +122,13 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
     saver = new ChainSaver(
       {
         head: async () => BigInt(chain.height),
-        hasTransactions: async (after, upTo) =>
-          chain.blocks.slice(Number(after) + 1, Number(upTo) + 1).some((b) => b.txs.length > 1),
+        hasTransactions: async (after, upTo) => {
+          if (reorgs !== reorgsSaved) {
+            reorgsSaved = reorgs;
+            return true;
+          }
+          return chain.blocks.slice(Number(after) + 1, Number(upTo) + 1).some((b) => b.txs.length > 1);
+        },
         save,
       },
       { intervalMs: options.saveIntervalMs ?? 0 },
@@ -156,6 +178,7 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
     reorg: (depth) =>
       serial(() => {
         chain.disconnect(depth, nowSeconds());
+        reorgs++;
         // The new branch must outgrow the old one; its blocks stay empty so the dropped transactions
         // are seen unconfirmed (a client can then watch them confirm again, or vanish).
         for (let i = 0; i <= depth; i++) chain.mineEmpty(nowSeconds());

@@ -2,7 +2,12 @@
 // with 8 places from bigint satoshis; errors carry Core's codes and texts.
 import { outputScriptOf } from './address.ts';
 import { type Block, blockBytes, blockSizes, difficulty, headerBytes } from './block.ts';
-import { type BitcoinChain, decodeTransaction, type MempoolEntry } from './chain.ts';
+import {
+  type BitcoinChain,
+  DEFAULT_MAX_FEERATE_SATS_PER_KVB,
+  decodeTransaction,
+  type MempoolEntry,
+} from './chain.ts';
 import { descriptorChecksum } from './descriptor.ts';
 import {
   RPC_INVALID_ADDRESS_OR_KEY,
@@ -22,7 +27,8 @@ import { findTx, type TxView } from './tx-view.ts';
 export interface RpcContext {
   chain: BitcoinChain;
   feeEstimates(): FeeEstimates;
-  submit(hex: string): Promise<string>;
+  /** Accepts a raw transaction into the mempool (maxfeerate in sat/kvB, 0: any); throws RpcError. */
+  submit(hex: string, maxFeeRate?: bigint): Promise<string>;
   /** Runs Core's checks without touching the mempool. */
   testAccept(hex: string): MempoolEntry;
 }
@@ -30,8 +36,6 @@ export interface RpcContext {
 type Method = (ctx: RpcContext, params: unknown[]) => Json | Promise<Json>;
 
 const NO_TX = 'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.';
-/** Core's default maxfeerate for sendrawtransaction: 0.10 BTC/kvB. */
-const DEFAULT_MAX_FEERATE_SATS_PER_KVB = 10_000_000n;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function hashParam(v: unknown, name: string): string {
@@ -341,14 +345,7 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
           ? DEFAULT_MAX_FEERATE_SATS_PER_KVB
           : satsOfBtc(maxfeerate);
       if (maxPerKvB === null) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount');
-      const entry = ctx.testAccept(raw);
-      if (maxPerKvB > 0n && entry.fee * 1000n > maxPerKvB * BigInt(entry.vsize)) {
-        throw new RpcError(
-          RPC_TRANSACTION_ERROR,
-          'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)',
-        );
-      }
-      return ctx.submit(raw);
+      return ctx.submit(raw, maxPerKvB);
     },
   },
   testmempoolaccept: {

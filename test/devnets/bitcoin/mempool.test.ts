@@ -161,6 +161,10 @@ describe('acceptance', () => {
       [{ script: alice.script, value: 58_000n }],
     );
     expect((await postTx(devnet.url, child.toHex())).text).toBe(child.getId());
+    const spent = { spent: true, txid: child.getId(), vin: 0, status: { confirmed: false } };
+    expect(await getJson(devnet.url, `/tx/${parent.getId()}/outspends`)).toEqual([spent]);
+    expect(await getJson(devnet.url, `/tx/${parent.getId()}/outspend/0`)).toEqual(spent);
+    expect((await get(devnet.url, `/tx/${parent.getId()}/outspend/1`)).status).toBe(404);
     const [hash] = await devnet.mine();
     const txids = await getJson<string[]>(devnet.url, `/block/${hash}/txids`);
     expect(txids.indexOf(parent.getId())).toBeGreaterThan(0);
@@ -206,6 +210,16 @@ describe('acceptance', () => {
     expect(
       (await getJson<{ vout: { scriptpubkey: string }[] }>(devnet.url, `/tx/${paid}`)).vout[0]?.scriptpubkey,
     ).toBe(Buffer.from(key.script).toString('hex'));
+  });
+
+  it('POST /tx refuses a fee over the default maxfeerate of Core (0.10 BTC/kvB), as electrs does', async () => {
+    const c = await coin(10_000_000n);
+    const greedy = spend([c], [{ script: bob.script, value: 5_000_000n }]);
+    await refusedBoth(
+      greedy.toHex(),
+      -25,
+      'Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)',
+    );
   });
 
   it('answers 413 to a body over 4 MB', async () => {
