@@ -501,14 +501,17 @@ export class BitcoinChain {
 
   /**
    * Drops the newest `depth` blocks (kept as stale), rebuilds the indexes from the rest, and offers their
-   * transactions, then the old mempool's, to the mempool again: those still valid stay.
+   * transactions (unless `dropTransactions`), then the old mempool's, to the mempool again: those still
+   * valid stay.
    */
-  disconnect(depth: number, now: number): void {
+  disconnect(depth: number, now: number, dropTransactions = false): void {
     if (depth < 1 || depth > this.height)
       throw new Error(`cannot reorg ${depth} blocks at height ${this.height}`);
     const dropped = this.blocks.slice(this.blocks.length - depth);
     const kept = this.blocks.slice(0, this.blocks.length - depth);
-    const pending = [...dropped.flatMap((b) => b.txs.slice(1)).map((tx) => ({ tx, time: now }))];
+    const pending = dropTransactions
+      ? []
+      : dropped.flatMap((b) => b.txs.slice(1)).map((tx) => ({ tx, time: now }));
     for (const e of this.mempool.values()) pending.push({ tx: e.tx, time: e.time });
     for (const b of dropped) this.stale.set(b.hash, b);
     this.rebuild(kept);

@@ -47,9 +47,10 @@ export interface BitcoinDevnet {
   mine(blocks?: number): Promise<string[]>;
   /**
    * Drops the last `depth` blocks (their non-coinbase transactions return to the mempool when still
-   * valid) and mines depth+1 new ones, empty: what was dropped waits in the mempool for the next mine().
+   * valid, or are forgotten with `dropTransactions`) and mines depth+1 new ones, empty: what was dropped
+   * waits in the mempool for the next mine().
    */
-  reorg(depth: number): Promise<void>;
+  reorg(depth: number, options?: { dropTransactions?: boolean }): Promise<void>;
   /** What /fee-estimates and estimatesmartfee answer (sat/vB per confirmation target). */
   setFeeEstimates(estimates: Record<string, number>): void;
   height(): number;
@@ -175,9 +176,9 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
         return chain.accept(tx, nowSeconds()).txid;
       }),
     mine: (blocks = 1) => serial(() => mineNow(blocks)),
-    reorg: (depth) =>
+    reorg: (depth, options = {}) =>
       serial(() => {
-        chain.disconnect(depth, nowSeconds());
+        chain.disconnect(depth, nowSeconds(), options.dropTransactions === true);
         reorgs++;
         // The new branch must outgrow the old one; its blocks stay empty so the dropped transactions
         // are seen unconfirmed (a client can then watch them confirm again, or vanish).

@@ -1,4 +1,5 @@
 import type { SettingsTable } from '../config/settings.ts';
+import { bitcoinFamily } from './bitcoin/index.ts';
 import { evmFamily } from './evm/index.ts';
 import type { ChainFamily, FamilyModule } from './family.ts';
 import { solanaFamily } from './solana/index.ts';
@@ -6,7 +7,7 @@ import { tronFamily } from './tron/index.ts';
 import { CHAIN_NAMES, type ChainName } from './types.ts';
 
 /** Every family this build serves. A family is added by writing its folder and listing its module here. */
-export const FAMILIES: readonly FamilyModule[] = [tronFamily, evmFamily, solanaFamily];
+export const FAMILIES: readonly FamilyModule[] = [tronFamily, evmFamily, solanaFamily, bitcoinFamily];
 
 /** Every chain this build serves, by name: the registry, the node monitor and the watchers read it. */
 export const CHAIN_FAMILIES: Partial<Record<ChainName, ChainFamily>> = Object.assign(

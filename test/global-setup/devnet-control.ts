@@ -4,6 +4,7 @@
 // answered with the result.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BitcoinDevnet } from '../../devnets/bitcoin/index.ts';
 import type { EvmDevnet } from '../../devnets/evm/index.ts';
 import type { SolanaDevnet } from '../../devnets/solana/index.ts';
 import type { TronDevnet } from '../../devnets/tron/index.ts';
@@ -58,6 +59,20 @@ export function solanaOperations(devnet: SolanaDevnet): Record<string, Operation
     skip: async (args) => devnet.skip(count(args, 0) ?? 1),
     reorg: (args) => devnet.reorg(count(args, 0) ?? 1),
     setPriorityFee: async (args) => devnet.setPriorityFee(big(args, 0), texts(args, 1)),
+  };
+}
+
+export function bitcoinOperations(devnet: BitcoinDevnet): Record<string, Operation> {
+  return {
+    faucet: (args) => devnet.faucet(text(args, 0), big(args, 1)),
+    mine: (args) => devnet.mine(count(args, 0)),
+    reorg: (args) => devnet.reorg(count(args, 0) ?? 1, { dropTransactions: args[1] === true }),
+    setFeeEstimates: async (args) => {
+      const estimates = args[0];
+      if (estimates === null || typeof estimates !== 'object')
+        throw new Error('argument 0 must be an object');
+      devnet.setFeeEstimates(Object.fromEntries(Object.entries(estimates).map(([k, v]) => [k, Number(v)])));
+    },
   };
 }
 

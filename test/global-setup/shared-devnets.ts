@@ -5,16 +5,19 @@
 // needs a devnet of its own (in the conformance project each chain's devnet has one file, which may
 // reorg it).
 import type { TestProject } from 'vitest/node';
+import { startBitcoinDevnet } from '../../devnets/bitcoin/index.ts';
 import { startEvmDevnet } from '../../devnets/evm/index.ts';
 import { MAINNET_GENESIS_HASH, startSolanaDevnet } from '../../devnets/solana/index.ts';
 import { startTronDevnet } from '../../devnets/tron/index.ts';
 import type { EvmChainName } from '../../src/chains/evm/chains.ts';
 import type {
+  SharedBitcoinDevnetInfo,
   SharedEvmDevnetInfo,
   SharedSolanaDevnetInfo,
   SharedTronDevnetInfo,
 } from '../helpers/shared-devnets.ts';
 import {
+  bitcoinOperations,
   type ControlledDevnet,
   evmOperations,
   solanaOperations,
@@ -40,6 +43,15 @@ export async function solanaDevnet(): Promise<ControlledDevnet> {
   return { info, operations: solanaOperations(devnet), close: () => devnet.close() };
 }
 
+// Blocks only when a test mines them; Bitcoin mainnet's encodings and genesis hash, as the conformance
+// gateway serves this devnet as Bitcoin mainnet.
+async function bitcoinDevnet(): Promise<ControlledDevnet> {
+  const devnet = await startBitcoinDevnet({ network: 'mainnet', blockIntervalMs: null });
+  const { url, coreUrl } = devnet;
+  const info: SharedBitcoinDevnetInfo = { url, coreUrl };
+  return { info, operations: bitcoinOperations(devnet), close: () => devnet.close() };
+}
+
 async function evmDevnet(chain: EvmChainName): Promise<ControlledDevnet> {
   const devnet = await startEvmDevnet({ chain });
   const { network, chainId, url, tokens, faucetAccount, accounts } = devnet;
@@ -51,6 +63,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const control = await startDevnetControl({
     tron: tronDevnet,
     solana: solanaDevnet,
+    bitcoin: bitcoinDevnet,
     ...Object.fromEntries(EVM_CHAINS.map((chain) => [chain, () => evmDevnet(chain)])),
   });
   project.provide('devnetControlUrl', control.url);

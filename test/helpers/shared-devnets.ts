@@ -22,6 +22,13 @@ export interface SharedSolanaDevnetInfo {
   tokens: SolanaDevnetTokens;
 }
 
+export interface SharedBitcoinDevnetInfo {
+  /** Esplora REST. */
+  url: string;
+  /** Bitcoin Core JSON-RPC, with its credentials. */
+  coreUrl: string;
+}
+
 export type SharedEvmDevnetInfo = Pick<
   EvmDevnet,
   'chain' | 'network' | 'chainId' | 'url' | 'tokens' | 'faucetAccount' | 'accounts'
@@ -123,6 +130,38 @@ export async function sharedSolanaDevnet(): Promise<SharedSolanaDevnet> {
     },
     reorg: async (depth) => {
       await call('reorg', depth);
+    },
+  };
+}
+
+/** The Bitcoin devnet of the run, as a test file drives it (all over HTTP). */
+export interface SharedBitcoinDevnet extends SharedBitcoinDevnetInfo {
+  /** Pays `sats` from the devnet's coins into the mempool; its txid. */
+  faucet(address: string, sats: bigint): Promise<string>;
+  mine(blocks?: number): Promise<string[]>;
+  /** Replaces the newest blocks with empty ones; their transactions wait in the mempool, or are dropped. */
+  reorg(depth: number, dropTransactions?: boolean): Promise<void>;
+  setFeeEstimates(estimates: Record<string, number>): Promise<void>;
+}
+
+/** The Bitcoin devnet of this run (mainnet encodings and genesis; blocks only when mined). */
+export async function sharedBitcoinDevnet(): Promise<SharedBitcoinDevnet> {
+  const call = remote('bitcoin');
+  // Built by test/global-setup/shared-devnets.ts as this type.
+  const info = (await call('info')) as SharedBitcoinDevnetInfo;
+  return {
+    ...info,
+    faucet: async (address, sats) => isString(await call('faucet', address, sats)),
+    mine: async (blocks) => {
+      const hashes = await call('mine', blocks);
+      if (!Array.isArray(hashes)) throw new Error('mine: expected the block hashes');
+      return hashes.map(isString);
+    },
+    reorg: async (depth, dropTransactions = false) => {
+      await call('reorg', depth, dropTransactions);
+    },
+    setFeeEstimates: async (estimates) => {
+      await call('setFeeEstimates', estimates);
     },
   };
 }

@@ -9,7 +9,7 @@ import { NodeClient } from '../node-client.ts';
 import type { AdapterContext, AdapterFactory } from '../registry.ts';
 import type { ChainAdapter, Network } from '../types.ts';
 import type { BitcoinBackend } from './backend.ts';
-import { BTC_DECIMALS } from './block-transfers.ts';
+import { BTC_DECIMALS } from './btc-amount.ts';
 import { CoreRpcBackend } from './core-rpc.ts';
 import { EsploraBackend } from './esplora.ts';
 import { BitcoinFollower } from './follower.ts';

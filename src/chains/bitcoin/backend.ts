@@ -101,6 +101,8 @@ export interface BitcoinBackend {
   blockHash(height: number): Promise<string | null>;
   /** By hash, or by height written in decimal; null for an unknown block. */
   blockHeader(hashOrHeight: string): Promise<BlockHeader | null>;
+  /** The ids of the block's transactions, in block order. */
+  blockTxids(hash: string): Promise<string[]>;
   /** Every transaction of the block, in block order, with the outputs they spend. */
   blockTransactions(hash: string): Promise<BitcoinTx[]>;
   transaction(txid: string): Promise<BitcoinTx | null>;

@@ -6,8 +6,7 @@
  */
 import type { Network, TransferEvent } from '../types.ts';
 import type { BitcoinTx } from './backend.ts';
-
-export const BTC_DECIMALS = 8;
+import { BTC_DECIMALS } from './btc-amount.ts';
 
 /** Where the transaction sits: a block's height, hash and time (unix seconds); 0, '' and now if unconfirmed. */
 export interface TransferBlock {

@@ -200,6 +200,14 @@ export class CoreRpcBackend implements BitcoinBackend {
     return result === null ? null : this.#decode('getblock', () => headerOf(object(result, 'result')));
   }
 
+  async blockTxids(blockHash: string): Promise<string[]> {
+    const result = await this.#orNull(this.call('getblock', [checkedHash(blockHash), 1]));
+    if (result === null) throw this.#error('getblock', `block ${blockHash} not found`);
+    return this.#decode('getblock', () =>
+      array(object(result, 'result')['tx'], 'tx').map((txid, i) => hash(txid, `tx[${i}]`)),
+    );
+  }
+
   async blockTransactions(blockHash: string): Promise<BitcoinTx[]> {
     const result = await this.#orNull(this.call('getblock', [checkedHash(blockHash), 3]));
     if (result === null) throw this.#error('getblock', `block ${blockHash} not found`);

@@ -70,6 +70,14 @@ export class EsploraBackend implements BitcoinBackend {
     return answer === null ? null : this.#decode('GET /block', () => headerOf(answer));
   }
 
+  async blockTxids(blockHash: string): Promise<string[]> {
+    const answer = await this.#json(`/block/${checkedHash(blockHash)}/txids`);
+    if (answer === null) throw this.#error('GET /block/txids', `block ${blockHash} not found`);
+    return this.#decode('GET /block/txids', () =>
+      array(answer, 'txids').map((txid, i) => hash(txid, `[${i}]`)),
+    );
+  }
+
   async blockTransactions(blockHash: string): Promise<BitcoinTx[]> {
     const header = await this.blockHeader(blockHash);
     if (header === null) throw this.#error('GET /block', `block ${blockHash} not found`);
