@@ -16,7 +16,9 @@ let token: string;
 
 beforeAll(async () => {
   devnet = await sharedBitcoinDevnet();
-  gw = await startGateway({ env: { BITCOIN_MAINNET_URLS: devnet.url, NODE_RETRIES: '1', LOG_LEVEL: 'warn' } });
+  gw = await startGateway({
+    env: { BITCOIN_MAINNET_URLS: devnet.url, NODE_RETRIES: '1', LOG_LEVEL: 'warn' },
+  });
   ({ token } = await gw.userToken(undefined, 'enterprise'));
 }, 60_000);
 
@@ -53,12 +55,20 @@ describe('Bitcoin wallets', () => {
     expect(expectStatus(await api('GET', '/wallets'), 200).data.wallets).toContain(name);
     const first = expectStatus(await api('GET', `/wallets/${name}/addresses`), 200).data;
     expect(first.address).toMatch(/^bc1q/);
-    expect(first.addresses).toEqual([expect.objectContaining({ address: first.address, path: "m/84'/0'/0'/0/0" })]);
+    expect(first.addresses).toEqual([
+      expect.objectContaining({ address: first.address, path: "m/84'/0'/0'/0/0" }),
+    ]);
     const fresh = expectStatus(await api('POST', `/wallets/${name}/addresses`), 201).data;
     expect(fresh).toMatchObject({ index: 1, path: "m/84'/0'/0'/0/1" });
     expect(fresh.address).not.toBe(first.address);
     const wallet = expectStatus(await api('GET', `/wallets/${name}`), 200).data;
-    expect(wallet).toMatchObject({ name, address: fresh.address, addresses: 2, balance: '0', transactions: 0 });
+    expect(wallet).toMatchObject({
+      name,
+      address: fresh.address,
+      addresses: 2,
+      balance: '0',
+      transactions: 0,
+    });
   });
 
   it('sends by walletname with coins of two addresses, change back to the wallet', async () => {
@@ -72,15 +82,24 @@ describe('Bitcoin wallets', () => {
 
     const to = expectStatus(await api('POST', '/addresses'), 201).data[0].address;
     const sent = expectStatus(
-      await api('POST', '/transactions', { walletname: name, to, amount: '0.7', password: PASSWORD, feerate: 3 }),
+      await api('POST', '/transactions', {
+        walletname: name,
+        to,
+        amount: '0.7',
+        password: PASSWORD,
+        feerate: 3,
+      }),
       201,
     ).data;
     expect(sent.feerate).toBe('3');
     await devnet.mine(1);
     expect(await sats(to)).toBe(70_000_000n);
 
-    const inputs = expectStatus(await api('GET', `/transactions/${sent.txid}/receipt/decoded`), 200).data.inputs;
-    expect(new Set(inputs.map((input: { address: string }) => input.address))).toEqual(new Set([first, second]));
+    const inputs = expectStatus(await api('GET', `/transactions/${sent.txid}/receipt/decoded`), 200).data
+      .inputs;
+    expect(new Set(inputs.map((input: { address: string }) => input.address))).toEqual(
+      new Set([first, second]),
+    );
     const after = expectStatus(await api('GET', `/wallets/${name}`), 200).data;
     expect(after.balance).toBe((0.3 - Number(sent.fee)).toFixed(8).replace(/0+$/, ''));
   });
@@ -90,13 +109,21 @@ describe('Bitcoin wallets', () => {
     const address = expectStatus(await api('GET', `/wallets/${name}/addresses`), 200).data.address;
     await paid(address, SATS / 10n);
     const to = expectStatus(await api('POST', '/addresses'), 201).data[0].address;
-    const wrong = await api('POST', '/transactions', { walletname: name, to, amount: '0.01', password: 'not it' });
+    const wrong = await api('POST', '/transactions', {
+      walletname: name,
+      to,
+      amount: '0.01',
+      password: 'not it',
+    });
     expect(wrong.status, wrong.text).toBe(401);
     expect(wrong.body.message).toBe('Wrong password provided');
     const refused = await api('DELETE', `/wallets/${name}`);
     expect(refused.status, refused.text).toBe(422);
     expect(refused.body.message).toMatch(/^The wallet still holds 0\.1 BTC/);
-    const exported = expectStatus(await api('POST', `/wallets/${name}/export`, { password: PASSWORD }), 200).data;
+    const exported = expectStatus(
+      await api('POST', `/wallets/${name}/export`, { password: PASSWORD }),
+      200,
+    ).data;
     expect(exported.mnemonic.split(' ')).toHaveLength(24);
     const empty = await newWallet();
     expectStatus(await api('DELETE', `/wallets/${empty}`), 200);
@@ -106,7 +133,8 @@ describe('Bitcoin wallets', () => {
 
 describe('Bitcoin sends', () => {
   async function funded(amount: bigint): Promise<string> {
-    const address = expectStatus(await api('POST', '/addresses', { password: PASSWORD }), 201).data[0].address;
+    const address = expectStatus(await api('POST', '/addresses', { password: PASSWORD }), 201).data[0]
+      .address;
     await paid(address, amount);
     return address;
   }
@@ -120,7 +148,10 @@ describe('Bitcoin sends', () => {
       ['medium', '6'],
       ['slow', '2.25'],
     ] as const) {
-      const built = expectStatus(await api('POST', '/transactions/build', { from, to, amount: '0.1', speed }), 200);
+      const built = expectStatus(
+        await api('POST', '/transactions/build', { from, to, amount: '0.1', speed }),
+        200,
+      );
       expect(built.data.feerate).toBe(rate);
       expect(Number(built.data.fee) * 1e8).toBeGreaterThanOrEqual(Number(rate) * built.data.vsize);
     }
@@ -149,12 +180,24 @@ describe('Bitcoin sends', () => {
     const dust = await api('POST', '/transactions', { from, to, amount: '0.00000100', password: PASSWORD });
     expect(dust.status, dust.text).toBe(422);
     expect(dust.body.errors).toEqual([expect.objectContaining({ field: 'amount' })]);
-    const rate = await api('POST', '/transactions', { from, to, amount: '0.001', feerate: 0.5, password: PASSWORD });
+    const rate = await api('POST', '/transactions', {
+      from,
+      to,
+      amount: '0.001',
+      feerate: 0.5,
+      password: PASSWORD,
+    });
     expect(rate.body.errors).toEqual([expect.objectContaining({ field: 'feerate' })]);
 
-    const waiting = expectStatus(await api('POST', '/addresses', { password: PASSWORD }), 201).data[0].address;
+    const waiting = expectStatus(await api('POST', '/addresses', { password: PASSWORD }), 201).data[0]
+      .address;
     await devnet.faucet(waiting, SATS / 100n);
-    const unconfirmed = await api('POST', '/transactions', { from: waiting, to, amount: '0.001', password: PASSWORD });
+    const unconfirmed = await api('POST', '/transactions', {
+      from: waiting,
+      to,
+      amount: '0.001',
+      password: PASSWORD,
+    });
     expect(unconfirmed.status, unconfirmed.text).toBe(422);
     expect(unconfirmed.body.message).toMatch(/^Insufficient funds: .*0\.01 BTC more is still unconfirmed$/);
     await devnet.mine(1);

@@ -259,7 +259,7 @@ export class CoreRpcBackend implements BitcoinBackend {
   }
 
   async balance(address: string): Promise<AddressBalance> {
-    const [confirmed, mempool] = await Promise.all([this.#scanUtxos(address), this.#mempoolOf(address)]);
+    const [confirmed, mempool] = await this.#coinsAndMempool(address);
     let unconfirmed = 0n;
     for (const tx of mempool) {
       for (const output of tx.outputs) if (output.address === address) unconfirmed += output.value;
@@ -276,9 +276,9 @@ export class CoreRpcBackend implements BitcoinBackend {
 
   /** Confirmed coins not spent in the mempool, then the mempool's coins to the address still unspent. */
   async utxos(address: string): Promise<Utxo[]> {
-    const [confirmed, mempool] = await Promise.all([this.#scanUtxos(address), this.#mempoolOf(address)]);
+    const [confirmed, mempool] = await this.#coinsAndMempool(address);
     const spent = new Set(
-      (await this.#mempoolTxs()).flatMap((tx) => tx.inputs.map((input) => `${input.txid}:${input.vout}`)),
+      (await this.#mempoolTxs(0)).flatMap((tx) => tx.inputs.map((input) => `${input.txid}:${input.vout}`)),
     );
     const unconfirmed = mempool.flatMap((tx) =>
       tx.outputs
@@ -358,6 +358,16 @@ export class CoreRpcBackend implements BitcoinBackend {
     });
   }
 
+  /**
+   * The address's confirmed coins and its mempool transactions, read fresh: a balance or a coin
+   * selection must not count a transaction twice, once mined and once from a scan made before.
+   */
+  async #coinsAndMempool(address: string): Promise<[Utxo[], BitcoinTx[]]> {
+    const [confirmed, mempool] = await Promise.all([this.#scanUtxos(address), this.#mempoolOf(address, 0)]);
+    const mined = new Set(confirmed.map((utxo) => utxo.txid));
+    return [confirmed, mempool.filter((tx) => !mined.has(tx.txid))];
+  }
+
   /** scantxoutset of one address, queued behind any scan under way. */
   #scanUtxos(address: string): Promise<Utxo[]> {
     // The address goes into a descriptor: only its own characters may.
@@ -384,8 +394,8 @@ export class CoreRpcBackend implements BitcoinBackend {
     );
   }
 
-  async #mempoolOf(address: string): Promise<BitcoinTx[]> {
-    const txs = await this.#mempoolTxs();
+  async #mempoolOf(address: string, maxAgeMs = this.#mempoolMaxAgeMs): Promise<BitcoinTx[]> {
+    const txs = await this.#mempoolTxs(maxAgeMs);
     return txs.filter(
       (tx) =>
         tx.outputs.some((output) => output.address === address) ||
@@ -397,11 +407,10 @@ export class CoreRpcBackend implements BitcoinBackend {
    * The mempool's transactions (at most the scan limit), new ones read, gone ones forgotten: the scan
    * under way, or one finished within the maximum age, or a new one.
    */
-  #mempoolTxs(): Promise<BitcoinTx[]> {
+  #mempoolTxs(maxAgeMs = this.#mempoolMaxAgeMs): Promise<BitcoinTx[]> {
     if (this.#mempoolScan !== null) return this.#mempoolScan;
     const last = this.#lastScan;
-    if (last !== null && performance.now() - last.at < this.#mempoolMaxAgeMs)
-      return Promise.resolve(last.txs);
+    if (last !== null && performance.now() - last.at < maxAgeMs) return Promise.resolve(last.txs);
     const scan = this.#scanMempool().then((txs) => {
       this.#lastScan = { txs, at: performance.now() };
       return txs;

@@ -261,12 +261,13 @@ describe('CoreRpcBackend addresses: scantxoutset and the mempool', () => {
     expect(await backend.mempoolTransactions(ADDR_A)).toEqual([]);
   });
 
-  it('answers from a scan finished within the maximum age', async () => {
+  it('answers the watcher from a scan finished within the maximum age, a balance from a fresh one', async () => {
     const { backend, node } = await core(wallet([txid(2)]), { mempoolMaxAgeMs: 60_000 });
     await backend.mempoolTransactions(ADDR_A);
     await backend.mempoolTransactions(ADDR_B);
-    await backend.balance(ADDR_B);
     expect(node.calls.filter((c) => c.method === 'getrawmempool')).toHaveLength(1);
+    await backend.balance(ADDR_B);
+    expect(node.calls.filter((c) => c.method === 'getrawmempool')).toHaveLength(2);
   });
 
   it('scans at most the limit of mempool transactions', async () => {
