@@ -31,6 +31,8 @@ export interface RpcContext {
   submit(hex: string, maxFeeRate?: bigint): Promise<string>;
   /** Runs Core's checks without touching the mempool. */
   testAccept(hex: string): MempoolEntry;
+  /** Mines blocks whose coinbases pay `script` (regtest's generatetoaddress); resolves to their hashes. */
+  generate(blocks: number, script: Uint8Array): Promise<string[]>;
 }
 
 type Method = (ctx: RpcContext, params: unknown[]) => Json | Promise<Json>;
@@ -379,6 +381,17 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
           return { ...ids, allowed: false, 'reject-reason': reason };
         }
       });
+    },
+  },
+  generatetoaddress: {
+    params: ['nblocks', 'address', 'maxtries'],
+    run: (ctx, [n, address]) => {
+      const blocks = intParam(n);
+      const script = typeof address === 'string' ? outputScriptOf(address, ctx.chain.params.encoding) : null;
+      if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address');
+      if (blocks < 0 || blocks > 1000)
+        throw new RpcError(RPC_INVALID_PARAMETER, 'nblocks must be 0 to 1000 here');
+      return ctx.generate(blocks, script);
     },
   },
   estimatesmartfee: {

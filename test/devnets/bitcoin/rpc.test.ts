@@ -219,6 +219,20 @@ describe('methods', () => {
     expect(bare.unspents).toEqual([]);
   });
 
+  it('generatetoaddress mines blocks paying the address', async () => {
+    const before = devnet.height();
+    const hashes = await call<string[]>(devnet.coreUrl, 'generatetoaddress', [2, hank.address]);
+    expect(hashes).toHaveLength(2);
+    expect(devnet.height()).toBe(before + 2);
+    const [coinbase] = await getJson<string[]>(devnet.url, `/block/${hashes[0]}/txids`);
+    const tx = await getJson<{ vout: { scriptpubkey_address?: string; value: number }[] }>(
+      devnet.url,
+      `/tx/${coinbase}`,
+    );
+    expect(tx.vout[0]?.scriptpubkey_address).toBe(hank.address);
+    expect((await rpc(devnet.coreUrl, 'generatetoaddress', [1, 'nonsense'])).error?.code).toBe(-5);
+  });
+
   it('sendrawtransaction refuses a fee over maxfeerate with -25', async () => {
     const coinTx = await devnet.faucet(gina.address, 1_000_000n);
     await devnet.mine();
