@@ -2,7 +2,16 @@
 // transaction and address indexes built from the blocks, and the mempool with Core's acceptance rules.
 // The blocks are the truth: every index is rebuilt from them after a reorg or a load.
 import { Transaction } from 'bitcoinjs-lib';
-import { type Block, blockWork, displayHex, dsha256, headerHash, medianTime, merkleRoot } from './block.ts';
+import {
+  type Block,
+  blockWork,
+  displayHex,
+  dsha256,
+  headerHash,
+  medianTime,
+  merkleRoot,
+  wtxidOf,
+} from './block.ts';
 import {
   formatMoney,
   RPC_DESERIALIZATION_ERROR,
@@ -262,7 +271,7 @@ export class BitcoinChain {
     const entry: MempoolEntry = {
       tx,
       txid,
-      wtxid: displayHex(tx.getHash(true)),
+      wtxid: wtxidOf(tx),
       prevouts,
       fee,
       vsize,

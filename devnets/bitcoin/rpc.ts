@@ -1,7 +1,7 @@
 // The Bitcoin Core JSON-RPC methods, over the same chain as the Esplora front. Amounts are BTC written
 // with 8 places from bigint satoshis; errors carry Core's codes and texts.
 import { outputScriptOf } from './address.ts';
-import { type Block, blockBytes, blockSizes, difficulty, headerBytes } from './block.ts';
+import { type Block, blockBytes, blockSizes, difficulty, headerBytes, wtxidOf } from './block.ts';
 import {
   type BitcoinChain,
   DEFAULT_MAX_FEERATE_SATS_PER_KVB,
@@ -20,7 +20,7 @@ import {
   RpcError,
 } from './errors.ts';
 import { type FeeEstimates, smartFee } from './fees.ts';
-import { Btc, type Json, satsOfBtc } from './json.ts';
+import { Btc, CoreDouble, type Json, satsOfBtc } from './json.ts';
 import { coreAsm, coreDescriptor, coreScriptPubKey } from './script.ts';
 import { findTx, type TxView } from './tx-view.ts';
 
@@ -85,7 +85,7 @@ function headerJson(chain: BitcoinChain, block: Block, best: boolean): Record<st
     mediantime: best ? chain.medianTimePast(block.height) : block.time,
     nonce: block.nonce,
     bits: block.bits.toString(16).padStart(8, '0'),
-    difficulty: difficulty(block.bits),
+    difficulty: CoreDouble.of(difficulty(block.bits)),
     chainwork: (best ? chain.chainWork(block.height) : 0n).toString(16).padStart(64, '0'),
     nTx: block.txs.length,
     previousblockhash: block.height === 0 ? undefined : block.prevHash,
@@ -105,7 +105,7 @@ export function coreTxJson(
   const coinbase = tx.isCoinbase();
   return {
     txid: view.txid,
-    hash: Buffer.from(tx.getHash(true)).reverse().toString('hex'),
+    hash: wtxidOf(tx),
     version: tx.version,
     size: tx.byteLength(true),
     vsize: tx.virtualSize(),
@@ -226,7 +226,7 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
       headers: chain.height,
       bestblockhash: chain.tip.hash,
       bits: chain.tip.bits.toString(16).padStart(8, '0'),
-      difficulty: difficulty(chain.tip.bits),
+      difficulty: CoreDouble.of(difficulty(chain.tip.bits)),
       time: chain.tip.time,
       mediantime: chain.medianTimePast(chain.height),
       verificationprogress: 1,
@@ -357,7 +357,7 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
         throw new RpcError(RPC_TYPE_ERROR, 'JSON value is not an array as expected');
       return rawtxs.map((raw): Json => {
         const tx = decodeTransaction(String(raw));
-        const ids = { txid: tx.getId(), wtxid: Buffer.from(tx.getHash(true)).reverse().toString('hex') };
+        const ids = { txid: tx.getId(), wtxid: wtxidOf(tx) };
         try {
           const entry = ctx.testAccept(String(raw));
           return {

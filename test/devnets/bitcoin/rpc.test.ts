@@ -1,5 +1,6 @@
 // Bitcoin Core's JSON-RPC front: auth, envelopes (1.0, 2.0, batches), errors with Core's codes and HTTP
 // statuses, and the methods' shapes over the same chain the Esplora front shows.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BitcoinDevnet, startBitcoinDevnet } from '../../../devnets/bitcoin/index.ts';
 import { call, getJson, outputTo, rpc, rpcRaw, spend, testKey } from './helpers.ts';
@@ -126,6 +127,27 @@ describe('methods', () => {
       [blockHash, 3],
     );
     expect(v3.tx[1]?.vin[0]?.prevout).toMatchObject({ generated: true, value: 50 });
+  });
+
+  it('writes difficulty as Core does (16 significant digits) and real wtxids', async () => {
+    const info = await rpcRaw(devnet.coreUrl, { method: 'getblockchaininfo', id: 1 });
+    expect(info.text).toContain('"difficulty":4.656542373906925e-10,');
+    const block = await call<{
+      tx: { txid: string; hash: string; hex: string; vout: { scriptPubKey: { hex: string } }[] }[];
+    }>(devnet.coreUrl, 'getblock', [blockHash, 2]);
+    const [coinbase, funding] = block.tx as [(typeof block.tx)[0], (typeof block.tx)[0]];
+    const dsha = (b: Uint8Array) => sha256(sha256(b));
+    const wtxid = (hex: string) =>
+      Buffer.from(dsha(Buffer.from(hex, 'hex')))
+        .reverse()
+        .toString('hex');
+    expect(coinbase.hash).toBe(wtxid(coinbase.hex));
+    expect(coinbase.hash).not.toBe(coinbase.txid); // it carries the witness reserved value
+    expect(funding.hash).toBe(wtxid(funding.hex));
+    // BIP-141: the coinbase commits to the witness merkle root (coinbase counted as zero) and zero reserved value
+    const root = dsha(Buffer.concat([Buffer.alloc(32), Buffer.from(funding.hash, 'hex').reverse()]));
+    const commitment = Buffer.from(dsha(Buffer.concat([root, Buffer.alloc(32)]))).toString('hex');
+    expect(coinbase.vout[1]?.scriptPubKey.hex).toBe(`6a24aa21a9ed${commitment}`);
   });
 
   it('getrawtransaction: hex, verbose, verbosity 2, mempool, unknown', async () => {
