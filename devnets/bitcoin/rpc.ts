@@ -66,6 +66,14 @@ function typeName(v: unknown): string {
   return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
+/** maxfeerate in BTC/kvB (number or string) as sat/kvB; Core's 0.10 when absent. */
+function maxFeeRateParam(v: unknown): bigint {
+  if (v === undefined || v === null) return DEFAULT_MAX_FEERATE_SATS_PER_KVB;
+  const sats = satsOfBtc(v);
+  if (sats === null) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount');
+  return sats;
+}
+
 function blockByHash(chain: BitcoinChain, v: unknown): { block: Block; best: boolean } {
   const found = chain.block(hashParam(v, 'blockhash'));
   if (!found) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
@@ -342,24 +350,23 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
     run: async (ctx, [raw, maxfeerate]) => {
       if (typeof raw !== 'string')
         throw new RpcError(RPC_TYPE_ERROR, 'JSON value of type null is not of expected type string');
-      const maxPerKvB =
-        maxfeerate === undefined || maxfeerate === null
-          ? DEFAULT_MAX_FEERATE_SATS_PER_KVB
-          : satsOfBtc(maxfeerate);
-      if (maxPerKvB === null) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount');
-      return ctx.submit(raw, maxPerKvB);
+      return ctx.submit(raw, maxFeeRateParam(maxfeerate));
     },
   },
   testmempoolaccept: {
     params: ['rawtxs', 'maxfeerate'],
-    run: (ctx, [rawtxs]) => {
+    run: (ctx, [rawtxs, maxfeerate]) => {
       if (!Array.isArray(rawtxs))
         throw new RpcError(RPC_TYPE_ERROR, 'JSON value is not an array as expected');
+      const maxPerKvB = maxFeeRateParam(maxfeerate);
       return rawtxs.map((raw): Json => {
         const tx = decodeTransaction(String(raw));
         const ids = { txid: tx.getId(), wtxid: wtxidOf(tx) };
         try {
           const entry = ctx.testAccept(String(raw));
+          if (maxPerKvB > 0n && entry.fee * 1000n > maxPerKvB * BigInt(entry.vsize)) {
+            return { ...ids, allowed: false, 'reject-reason': 'max-fee-exceeded' };
+          }
           return {
             ...ids,
             allowed: true,

@@ -33,6 +33,7 @@ describe('transport', () => {
     url.password = '';
     const res = await fetch(url, { method: 'POST', body: '{"method":"getblockcount","params":[],"id":1}' });
     expect(res.status).toBe(401);
+    expect((await fetch(url)).status).toBe(405);
     const wrong = new URL(devnet.coreUrl);
     wrong.password = 'nope';
     expect((await rpcRaw(wrong.toString(), { method: 'getblockcount', id: 1 })).status).toBe(401);
@@ -260,6 +261,17 @@ describe('methods', () => {
     await devnet.mine();
     const coin = { ...(await outputTo(devnet.url, coinTx, gina.script)), key: gina };
     const greedy = spend([coin], [{ script: hank.script, value: 500_000n }]);
+    const [tested] = await call<{ allowed: boolean; 'reject-reason': string }[]>(
+      devnet.coreUrl,
+      'testmempoolaccept',
+      [[greedy.toHex()], 0.001],
+    );
+    expect(tested).toMatchObject({ allowed: false, 'reject-reason': 'max-fee-exceeded' });
+    const [fine] = await call<{ allowed: boolean; vsize: number }[]>(devnet.coreUrl, 'testmempoolaccept', [
+      [greedy.toHex()],
+      0,
+    ]);
+    expect(fine).toMatchObject({ allowed: true, vsize: greedy.virtualSize() });
     const refused = await rpc(devnet.coreUrl, 'sendrawtransaction', [greedy.toHex(), 0.001]);
     expect(refused.error).toEqual({
       code: -25,
