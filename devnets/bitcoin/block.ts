@@ -34,6 +34,12 @@ export function headerBytes(b: Omit<Block, 'hash' | 'height' | 'txs'>): Buffer {
 export const headerHash = (b: Omit<Block, 'hash' | 'height' | 'txs'>): string =>
   displayHex(dsha256(headerBytes(b)));
 
+/**
+ * A transaction's wtxid, as nodes show it: the hash of its full serialization (its txid when it has no
+ * witness). bitcoinjs-lib's getHash(true) answers zeros for a coinbase, as the witness merkle tree wants.
+ */
+export const wtxidOf = (tx: Transaction): string => displayHex(dsha256(tx.toBuffer()));
+
 /** The merkle root of hashes given in internal byte order (txids, or wtxids for the witness commitment). */
 export function merkleRoot(hashes: Uint8Array[]): Uint8Array {
   if (hashes.length === 0) return new Uint8Array(32);

@@ -2,7 +2,16 @@
 // transaction and address indexes built from the blocks, and the mempool with Core's acceptance rules.
 // The blocks are the truth: every index is rebuilt from them after a reorg or a load.
 import { Transaction } from 'bitcoinjs-lib';
-import { type Block, blockWork, displayHex, dsha256, headerHash, medianTime, merkleRoot } from './block.ts';
+import {
+  type Block,
+  blockWork,
+  displayHex,
+  dsha256,
+  headerHash,
+  medianTime,
+  merkleRoot,
+  wtxidOf,
+} from './block.ts';
 import {
   formatMoney,
   RPC_DESERIALIZATION_ERROR,
@@ -262,7 +271,7 @@ export class BitcoinChain {
     const entry: MempoolEntry = {
       tx,
       txid,
-      wtxid: displayHex(tx.getHash(true)),
+      wtxid: wtxidOf(tx),
       prevouts,
       fee,
       vsize,
@@ -384,19 +393,19 @@ export class BitcoinChain {
   // ---- blocks ----------------------------------------------------------------------------------
 
   /** Mines one block: the mempool by feerate (parents first), and a coinbase paying reward + fees. */
-  mine(now: number): Block {
-    return this.mineWith(this.selectForBlock(), now);
+  mine(now: number, payout: Uint8Array = this.payoutScript): Block {
+    return this.mineWith(this.selectForBlock(), now, payout);
   }
 
   /** Mines a block holding only its coinbase, whatever waits in the mempool. */
   mineEmpty(now: number): Block {
-    return this.mineWith([], now);
+    return this.mineWith([], now, this.payoutScript);
   }
 
-  private mineWith(chosen: MempoolEntry[], now: number): Block {
+  private mineWith(chosen: MempoolEntry[], now: number, payout: Uint8Array): Block {
     const fees = chosen.reduce((sum, e) => sum + e.fee, 0n);
     const height = this.height + 1;
-    const coinbase = this.coinbase(height, BLOCK_REWARD + fees, chosen);
+    const coinbase = this.coinbase(height, BLOCK_REWARD + fees, chosen, payout);
     const txs = [coinbase, ...chosen.map((e) => e.tx)];
     const fields = {
       version: 0x20000000,
@@ -431,7 +440,7 @@ export class BitcoinChain {
     return chosen;
   }
 
-  private coinbase(height: number, value: bigint, txs: MempoolEntry[]): Transaction {
+  private coinbase(height: number, value: bigint, txs: MempoolEntry[], payout: Uint8Array): Transaction {
     const tx = new Transaction();
     tx.version = 2;
     // BIP-34: the height first; then an extra nonce, so a block mined again at a height (after a reorg)
@@ -444,7 +453,7 @@ export class BitcoinChain {
       0xffffffff,
       Buffer.concat([heightPush(height), Buffer.from([4]), nonce]),
     );
-    tx.addOutput(this.payoutScript, value);
+    tx.addOutput(payout, value);
     if (txs.some((e) => e.tx.hasWitnesses())) {
       // BIP-141 commitment: the wtxid merkle root (the coinbase's counted as zero) with a zero reserved value.
       const reserved = Buffer.alloc(32);

@@ -98,9 +98,9 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
       }
       return chain.accept(tx, now).txid;
     });
-  const mineNow = (n: number) => {
+  const mineNow = (n: number, payout?: Uint8Array) => {
     const hashes: string[] = [];
-    for (let i = 0; i < n; i++) hashes.push(chain.mine(nowSeconds()).hash);
+    for (let i = 0; i < n; i++) hashes.push(chain.mine(nowSeconds(), payout).hash);
     return hashes;
   };
 
@@ -145,6 +145,7 @@ export async function startBitcoinDevnet(options: BitcoinDevnetOptions = {}): Pr
       feeEstimates: () => feeEstimates,
       submit,
       testAccept: (hex) => chain.accept(decodeTransaction(hex), nowSeconds(), true),
+      generate: (blocks, script) => serial(() => mineNow(blocks, script)),
     },
     (err) => console.error('bitcoin devnet:', err),
   );

@@ -13,6 +13,17 @@ export class Btc {
   }
 }
 
+/**
+ * A float as Bitcoin Core writes it (UniValue: 16 significant digits), where JavaScript would write the
+ * shortest round-trip text (regtest's difficulty: 4.656542373906925e-10, not 4.6565423739069247e-10).
+ */
+export class CoreDouble {
+  private constructor(readonly text: string) {}
+  static of(n: number): CoreDouble {
+    return new CoreDouble(String(Number(n.toPrecision(16))));
+  }
+}
+
 export type Json =
   | null
   | boolean
@@ -20,13 +31,14 @@ export type Json =
   | string
   | bigint
   | Btc
+  | CoreDouble
   | Json[]
   | { [key: string]: Json | undefined };
 
 export function stringifyJson(value: Json | undefined): string {
   if (value === undefined) return 'null';
   if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Btc) return value.text;
+  if (value instanceof Btc || value instanceof CoreDouble) return value.text;
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => stringifyJson(v)).join(',')}]`;
   const parts: string[] = [];

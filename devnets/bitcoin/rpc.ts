@@ -1,7 +1,7 @@
 // The Bitcoin Core JSON-RPC methods, over the same chain as the Esplora front. Amounts are BTC written
 // with 8 places from bigint satoshis; errors carry Core's codes and texts.
 import { outputScriptOf } from './address.ts';
-import { type Block, blockBytes, blockSizes, difficulty, headerBytes } from './block.ts';
+import { type Block, blockBytes, blockSizes, difficulty, headerBytes, wtxidOf } from './block.ts';
 import {
   type BitcoinChain,
   DEFAULT_MAX_FEERATE_SATS_PER_KVB,
@@ -20,7 +20,7 @@ import {
   RpcError,
 } from './errors.ts';
 import { type FeeEstimates, smartFee } from './fees.ts';
-import { Btc, type Json, satsOfBtc } from './json.ts';
+import { Btc, CoreDouble, type Json, satsOfBtc } from './json.ts';
 import { coreAsm, coreDescriptor, coreScriptPubKey } from './script.ts';
 import { findTx, type TxView } from './tx-view.ts';
 
@@ -31,6 +31,8 @@ export interface RpcContext {
   submit(hex: string, maxFeeRate?: bigint): Promise<string>;
   /** Runs Core's checks without touching the mempool. */
   testAccept(hex: string): MempoolEntry;
+  /** Mines blocks whose coinbases pay `script` (regtest's generatetoaddress); resolves to their hashes. */
+  generate(blocks: number, script: Uint8Array): Promise<string[]>;
 }
 
 type Method = (ctx: RpcContext, params: unknown[]) => Json | Promise<Json>;
@@ -64,6 +66,14 @@ function typeName(v: unknown): string {
   return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
+/** maxfeerate in BTC/kvB (number or string) as sat/kvB; Core's 0.10 when absent. */
+function maxFeeRateParam(v: unknown): bigint {
+  if (v === undefined || v === null) return DEFAULT_MAX_FEERATE_SATS_PER_KVB;
+  const sats = satsOfBtc(v);
+  if (sats === null) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount');
+  return sats;
+}
+
 function blockByHash(chain: BitcoinChain, v: unknown): { block: Block; best: boolean } {
   const found = chain.block(hashParam(v, 'blockhash'));
   if (!found) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Block not found');
@@ -83,7 +93,7 @@ function headerJson(chain: BitcoinChain, block: Block, best: boolean): Record<st
     mediantime: best ? chain.medianTimePast(block.height) : block.time,
     nonce: block.nonce,
     bits: block.bits.toString(16).padStart(8, '0'),
-    difficulty: difficulty(block.bits),
+    difficulty: CoreDouble.of(difficulty(block.bits)),
     chainwork: (best ? chain.chainWork(block.height) : 0n).toString(16).padStart(64, '0'),
     nTx: block.txs.length,
     previousblockhash: block.height === 0 ? undefined : block.prevHash,
@@ -103,7 +113,7 @@ export function coreTxJson(
   const coinbase = tx.isCoinbase();
   return {
     txid: view.txid,
-    hash: Buffer.from(tx.getHash(true)).reverse().toString('hex'),
+    hash: wtxidOf(tx),
     version: tx.version,
     size: tx.byteLength(true),
     vsize: tx.virtualSize(),
@@ -224,7 +234,7 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
       headers: chain.height,
       bestblockhash: chain.tip.hash,
       bits: chain.tip.bits.toString(16).padStart(8, '0'),
-      difficulty: difficulty(chain.tip.bits),
+      difficulty: CoreDouble.of(difficulty(chain.tip.bits)),
       time: chain.tip.time,
       mediantime: chain.medianTimePast(chain.height),
       verificationprogress: 1,
@@ -340,24 +350,23 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
     run: async (ctx, [raw, maxfeerate]) => {
       if (typeof raw !== 'string')
         throw new RpcError(RPC_TYPE_ERROR, 'JSON value of type null is not of expected type string');
-      const maxPerKvB =
-        maxfeerate === undefined || maxfeerate === null
-          ? DEFAULT_MAX_FEERATE_SATS_PER_KVB
-          : satsOfBtc(maxfeerate);
-      if (maxPerKvB === null) throw new RpcError(RPC_TYPE_ERROR, 'Invalid amount');
-      return ctx.submit(raw, maxPerKvB);
+      return ctx.submit(raw, maxFeeRateParam(maxfeerate));
     },
   },
   testmempoolaccept: {
     params: ['rawtxs', 'maxfeerate'],
-    run: (ctx, [rawtxs]) => {
+    run: (ctx, [rawtxs, maxfeerate]) => {
       if (!Array.isArray(rawtxs))
         throw new RpcError(RPC_TYPE_ERROR, 'JSON value is not an array as expected');
+      const maxPerKvB = maxFeeRateParam(maxfeerate);
       return rawtxs.map((raw): Json => {
         const tx = decodeTransaction(String(raw));
-        const ids = { txid: tx.getId(), wtxid: Buffer.from(tx.getHash(true)).reverse().toString('hex') };
+        const ids = { txid: tx.getId(), wtxid: wtxidOf(tx) };
         try {
           const entry = ctx.testAccept(String(raw));
+          if (maxPerKvB > 0n && entry.fee * 1000n > maxPerKvB * BigInt(entry.vsize)) {
+            return { ...ids, allowed: false, 'reject-reason': 'max-fee-exceeded' };
+          }
           return {
             ...ids,
             allowed: true,
@@ -379,6 +388,17 @@ const METHODS: Record<string, { params: string[]; run: Method }> = {
           return { ...ids, allowed: false, 'reject-reason': reason };
         }
       });
+    },
+  },
+  generatetoaddress: {
+    params: ['nblocks', 'address', 'maxtries'],
+    run: (ctx, [n, address]) => {
+      const blocks = intParam(n);
+      const script = typeof address === 'string' ? outputScriptOf(address, ctx.chain.params.encoding) : null;
+      if (!script) throw new RpcError(RPC_INVALID_ADDRESS_OR_KEY, 'Error: Invalid address');
+      if (blocks < 0 || blocks > 1000)
+        throw new RpcError(RPC_INVALID_PARAMETER, 'nblocks must be 0 to 1000 here');
+      return ctx.generate(blocks, script);
     },
   },
   estimatesmartfee: {

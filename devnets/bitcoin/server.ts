@@ -107,6 +107,10 @@ export function createBitcoinServer(ctx: EsploraContext & RpcContext, onError: (
         throw err;
       }
       const path = url.pathname.replace(/\/+$/, '') || '/';
+      if (path === '/rpc' && req.method !== 'POST') {
+        send(res, { status: 405, type: 'text', body: 'JSONRPC server handles only POST requests' });
+        return;
+      }
       if (req.method === 'POST' && (path === '/rpc' || path === '/')) {
         const answer = await answerRpc(ctx, req, body, onError);
         if (!answer) {

@@ -1,5 +1,6 @@
 // Bitcoin Core's JSON-RPC front: auth, envelopes (1.0, 2.0, batches), errors with Core's codes and HTTP
 // statuses, and the methods' shapes over the same chain the Esplora front shows.
+import { sha256 } from '@noble/hashes/sha2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BitcoinDevnet, startBitcoinDevnet } from '../../../devnets/bitcoin/index.ts';
 import { call, getJson, outputTo, rpc, rpcRaw, spend, testKey } from './helpers.ts';
@@ -32,6 +33,7 @@ describe('transport', () => {
     url.password = '';
     const res = await fetch(url, { method: 'POST', body: '{"method":"getblockcount","params":[],"id":1}' });
     expect(res.status).toBe(401);
+    expect((await fetch(url)).status).toBe(405);
     const wrong = new URL(devnet.coreUrl);
     wrong.password = 'nope';
     expect((await rpcRaw(wrong.toString(), { method: 'getblockcount', id: 1 })).status).toBe(401);
@@ -128,6 +130,27 @@ describe('methods', () => {
     expect(v3.tx[1]?.vin[0]?.prevout).toMatchObject({ generated: true, value: 50 });
   });
 
+  it('writes difficulty as Core does (16 significant digits) and real wtxids', async () => {
+    const info = await rpcRaw(devnet.coreUrl, { method: 'getblockchaininfo', id: 1 });
+    expect(info.text).toContain('"difficulty":4.656542373906925e-10,');
+    const block = await call<{
+      tx: { txid: string; hash: string; hex: string; vout: { scriptPubKey: { hex: string } }[] }[];
+    }>(devnet.coreUrl, 'getblock', [blockHash, 2]);
+    const [coinbase, funding] = block.tx as [(typeof block.tx)[0], (typeof block.tx)[0]];
+    const dsha = (b: Uint8Array) => sha256(sha256(b));
+    const wtxid = (hex: string) =>
+      Buffer.from(dsha(Buffer.from(hex, 'hex')))
+        .reverse()
+        .toString('hex');
+    expect(coinbase.hash).toBe(wtxid(coinbase.hex));
+    expect(coinbase.hash).not.toBe(coinbase.txid); // it carries the witness reserved value
+    expect(funding.hash).toBe(wtxid(funding.hex));
+    // BIP-141: the coinbase commits to the witness merkle root (coinbase counted as zero) and zero reserved value
+    const root = dsha(Buffer.concat([Buffer.alloc(32), Buffer.from(funding.hash, 'hex').reverse()]));
+    const commitment = Buffer.from(dsha(Buffer.concat([root, Buffer.alloc(32)]))).toString('hex');
+    expect(coinbase.vout[1]?.scriptPubKey.hex).toBe(`6a24aa21a9ed${commitment}`);
+  });
+
   it('getrawtransaction: hex, verbose, verbosity 2, mempool, unknown', async () => {
     expect(await call(devnet.coreUrl, 'getrawtransaction', [minedTxid])).toBe(
       await fetch(`${devnet.url}/tx/${minedTxid}/hex`).then((r) => r.text()),
@@ -219,11 +242,36 @@ describe('methods', () => {
     expect(bare.unspents).toEqual([]);
   });
 
+  it('generatetoaddress mines blocks paying the address', async () => {
+    const before = devnet.height();
+    const hashes = await call<string[]>(devnet.coreUrl, 'generatetoaddress', [2, hank.address]);
+    expect(hashes).toHaveLength(2);
+    expect(devnet.height()).toBe(before + 2);
+    const [coinbase] = await getJson<string[]>(devnet.url, `/block/${hashes[0]}/txids`);
+    const tx = await getJson<{ vout: { scriptpubkey_address?: string; value: number }[] }>(
+      devnet.url,
+      `/tx/${coinbase}`,
+    );
+    expect(tx.vout[0]?.scriptpubkey_address).toBe(hank.address);
+    expect((await rpc(devnet.coreUrl, 'generatetoaddress', [1, 'nonsense'])).error?.code).toBe(-5);
+  });
+
   it('sendrawtransaction refuses a fee over maxfeerate with -25', async () => {
     const coinTx = await devnet.faucet(gina.address, 1_000_000n);
     await devnet.mine();
     const coin = { ...(await outputTo(devnet.url, coinTx, gina.script)), key: gina };
     const greedy = spend([coin], [{ script: hank.script, value: 500_000n }]);
+    const [tested] = await call<{ allowed: boolean; 'reject-reason': string }[]>(
+      devnet.coreUrl,
+      'testmempoolaccept',
+      [[greedy.toHex()], 0.001],
+    );
+    expect(tested).toMatchObject({ allowed: false, 'reject-reason': 'max-fee-exceeded' });
+    const [fine] = await call<{ allowed: boolean; vsize: number }[]>(devnet.coreUrl, 'testmempoolaccept', [
+      [greedy.toHex()],
+      0,
+    ]);
+    expect(fine).toMatchObject({ allowed: true, vsize: greedy.virtualSize() });
     const refused = await rpc(devnet.coreUrl, 'sendrawtransaction', [greedy.toHex(), 0.001]);
     expect(refused.error).toEqual({
       code: -25,
