@@ -56,7 +56,9 @@ const RULES_IN_DESCRIPTION: Record<string, RegExp> = {
   to: /address|symbol|currency/i,
   contractaddress: /address/i,
   // Solana's: a key in one of several forms, and a transaction that must decode.
-  privatekey: /secret key/i,
+  privatekey: /secret key|WIF/i,
+  // Bitcoin's: a wallet restored from words that must be a BIP-39 mnemonic.
+  mnemonic: /BIP-39/,
   rawtx: /transaction/i,
   // Only chains with a mempool take a true notify_pending.
   notify_pending: /elsewhere 422/,
@@ -69,6 +71,9 @@ const PASSWORD = 'constraints password';
 
 /** Values that exist on the gateway or are valid anywhere, offered first wherever a field's schema takes them. */
 const known: string[] = [
+  // A Bitcoin address (BIP-173's), and a wallet name in Chaingateway's form (a ULID).
+  'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+  '01HP6FVARVTQES6WW8QHC5WHPT',
   // A Solana address first: Tron's base58 addresses fit Solana's pattern, but hold 25 bytes, not 32.
   '11111111111111111111111111111111',
   (await gw.request('POST', '/api/v2/tron/addresses', { token, json: { password: PASSWORD } })).body.data[0]
