@@ -4,7 +4,7 @@
  * TypeError deep in a route. Readers throw AnswerShapeError with the path of the bad field; the backend
  * turns it into a BitcoinAnswerError naming the chain, network and call.
  */
-import { NodeError } from '../node-client.ts';
+import { type NodeClient, NodeError } from '../node-client.ts';
 
 /** A node answer of the wrong shape; a NodeError, so the caller sees a node failure (502). */
 export class BitcoinAnswerError extends NodeError {
@@ -103,4 +103,23 @@ export function parsed<T>(parse: (text: string) => T, body: string, what: string
     const detail = error instanceof Error ? error.message : String(error);
     throw new AnswerShapeError(`${what} is not JSON (${detail.slice(0, 120)})`);
   }
+}
+
+/** Reads an answer with `read`; a shape it does not expect is the node answering `what` wrongly. */
+export function decodeAnswer<T>(client: NodeClient, what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof AnswerShapeError) throw answerError(client, what, error.message);
+    throw error;
+  }
+}
+
+export function answerError(client: NodeClient, what: string, detail: string): BitcoinAnswerError {
+  const { chain, network } = client;
+  return new BitcoinAnswerError(
+    chain,
+    network,
+    `${chain} ${network} node answered ${what} wrongly: ${detail}`,
+  );
 }

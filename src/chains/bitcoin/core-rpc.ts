@@ -23,10 +23,11 @@ import { parseAmount } from '../amount.ts';
 import { type NodeClient, NodeError } from '../node-client.ts';
 import {
   AnswerShapeError,
+  answerError,
   array,
-  BitcoinAnswerError,
   bool,
   count,
+  decodeAnswer,
   hash,
   hex,
   integer,
@@ -163,10 +164,12 @@ export class CoreRpcBackend implements BitcoinBackend {
       parse: 'text',
       answerStatuses: [400, 404, 500],
     });
-    const envelope = this.#decode(method, () => object(parsed(parseCoreJson, body, 'the answer'), 'answer'));
+    const envelope = decodeAnswer(this.#client, method, () =>
+      object(parsed(parseCoreJson, body, 'the answer'), 'answer'),
+    );
     const error = envelope['error'];
     if (error !== null && error !== undefined) {
-      const { code, message } = this.#decode(method, () => {
+      const { code, message } = decodeAnswer(this.#client, method, () => {
         const fields = object(error, 'error');
         return {
           code: integer(fields['code'], 'error.code'),
@@ -175,20 +178,20 @@ export class CoreRpcBackend implements BitcoinBackend {
       });
       throw new CoreRpcError(this.#client, method, code, message);
     }
-    if (!('result' in envelope)) throw this.#error(method, 'no result in the answer');
+    if (!('result' in envelope)) throw answerError(this.#client, method, 'no result in the answer');
     return envelope['result'];
   }
 
   async tipHeight(): Promise<number> {
     const result = await this.call('getblockcount');
-    return this.#decode('getblockcount', () => count(result, 'result'));
+    return decodeAnswer(this.#client, 'getblockcount', () => count(result, 'result'));
   }
 
   async blockHash(height: number): Promise<string | null> {
     if (!Number.isSafeInteger(height) || height < 0)
       throw new RangeError(`block height ${height} is not a whole number`);
     const result = await this.#orNull(this.call('getblockhash', [height]), RPC_INVALID_PARAMETER);
-    return result === null ? null : this.#decode('getblockhash', () => hash(result, 'result'));
+    return result === null ? null : decodeAnswer(this.#client, 'getblockhash', () => hash(result, 'result'));
   }
 
   async blockHeader(hashOrHeight: string): Promise<BlockHeader | null> {
@@ -197,21 +200,23 @@ export class CoreRpcBackend implements BitcoinBackend {
       : checkedHash(hashOrHeight);
     if (blockHash === null) return null;
     const result = await this.#orNull(this.call('getblock', [blockHash, 1]));
-    return result === null ? null : this.#decode('getblock', () => headerOf(object(result, 'result')));
+    return result === null
+      ? null
+      : decodeAnswer(this.#client, 'getblock', () => headerOf(object(result, 'result')));
   }
 
   async blockTxids(blockHash: string): Promise<string[]> {
     const result = await this.#orNull(this.call('getblock', [checkedHash(blockHash), 1]));
-    if (result === null) throw this.#error('getblock', `block ${blockHash} not found`);
-    return this.#decode('getblock', () =>
+    if (result === null) throw answerError(this.#client, 'getblock', `block ${blockHash} not found`);
+    return decodeAnswer(this.#client, 'getblock', () =>
       array(object(result, 'result')['tx'], 'tx').map((txid, i) => hash(txid, `tx[${i}]`)),
     );
   }
 
   async blockTransactions(blockHash: string): Promise<BitcoinTx[]> {
     const result = await this.#orNull(this.call('getblock', [checkedHash(blockHash), 3]));
-    if (result === null) throw this.#error('getblock', `block ${blockHash} not found`);
-    return this.#decode('getblock', () => {
+    if (result === null) throw answerError(this.#client, 'getblock', `block ${blockHash} not found`);
+    return decodeAnswer(this.#client, 'getblock', () => {
       const block = object(result, 'result');
       const header = headerOf(block);
       const status: TxStatus = {
@@ -231,8 +236,8 @@ export class CoreRpcBackend implements BitcoinBackend {
   async transaction(txid: string): Promise<BitcoinTx | null> {
     const result = await this.#orNull(this.call('getrawtransaction', [checkedHash(txid), 2]));
     if (result === null) return null;
-    const tx = this.#decode('getrawtransaction', () => object(result, 'result'));
-    const blockHash = this.#decode('getrawtransaction', () =>
+    const tx = decodeAnswer(this.#client, 'getrawtransaction', () => object(result, 'result'));
+    const blockHash = decodeAnswer(this.#client, 'getrawtransaction', () =>
       tx['blockhash'] === undefined ? null : hash(tx['blockhash'], 'blockhash'),
     );
     let status: TxStatus = { confirmed: false, blockHeight: null, blockHash: null, blockTime: null };
@@ -242,20 +247,26 @@ export class CoreRpcBackend implements BitcoinBackend {
       const height =
         header === null
           ? null
-          : this.#decode('getblockheader', () => count(object(header, 'result')['height'], 'height'));
+          : decodeAnswer(this.#client, 'getblockheader', () =>
+              count(object(header, 'result')['height'], 'height'),
+            );
       status = {
         confirmed: true,
         blockHeight: height,
         blockHash,
-        blockTime: this.#decode('getrawtransaction', () => optionalCount(tx['blocktime'], 'blocktime')),
+        blockTime: decodeAnswer(this.#client, 'getrawtransaction', () =>
+          optionalCount(tx['blocktime'], 'blocktime'),
+        ),
       };
     }
-    return this.#decode('getrawtransaction', () => txOf(tx, 'result', status));
+    return decodeAnswer(this.#client, 'getrawtransaction', () => txOf(tx, 'result', status));
   }
 
   async transactionHex(txid: string): Promise<string | null> {
     const result = await this.#orNull(this.call('getrawtransaction', [checkedHash(txid), 0]));
-    return result === null ? null : this.#decode('getrawtransaction', () => hex(result, 'result'));
+    return result === null
+      ? null
+      : decodeAnswer(this.#client, 'getrawtransaction', () => hex(result, 'result'));
   }
 
   async balance(address: string): Promise<AddressBalance> {
@@ -324,7 +335,7 @@ export class CoreRpcBackend implements BitcoinBackend {
       }
       throw error;
     }
-    return this.#decode('sendrawtransaction', () => hash(result, 'result'));
+    return decodeAnswer(this.#client, 'sendrawtransaction', () => hash(result, 'result'));
   }
 
   /** estimatesmartfee for 1, 3, 6 and 144 blocks; a target Core cannot estimate yet is left out. */
@@ -332,10 +343,14 @@ export class CoreRpcBackend implements BitcoinBackend {
     const answers = await Promise.all(FEE_TARGETS.map((target) => this.call('estimatesmartfee', [target])));
     const estimates: Record<number, number> = {};
     answers.forEach((answer, i) => {
-      const feerate = this.#decode('estimatesmartfee', () => object(answer, 'result')['feerate']);
+      const feerate = decodeAnswer(
+        this.#client,
+        'estimatesmartfee',
+        () => object(answer, 'result')['feerate'],
+      );
       if (feerate === undefined) return;
       // BTC per 1000 vB -> sat per vB: satoshis per kvB, exactly, then divided by 1000.
-      const satsPerKvB = this.#decode('estimatesmartfee', () => btc(feerate, 'feerate'));
+      const satsPerKvB = decodeAnswer(this.#client, 'estimatesmartfee', () => btc(feerate, 'feerate'));
       estimates[FEE_TARGETS[i]!] = Number(satsPerKvB) / 1000;
     });
     return estimates;
@@ -347,7 +362,7 @@ export class CoreRpcBackend implements BitcoinBackend {
     if (blockHash === null) return null;
     const result = await this.#orNull(this.call('getrawtransaction', [txid, 2, blockHash]));
     if (result === null) return null;
-    return this.#decode('getrawtransaction', () => {
+    return decodeAnswer(this.#client, 'getrawtransaction', () => {
       const tx = object(result, 'result');
       return txOf(tx, 'result', {
         confirmed: true,
@@ -375,7 +390,7 @@ export class CoreRpcBackend implements BitcoinBackend {
     const scan = this.#utxoScanQueue.then(() => this.call('scantxoutset', ['start', [`addr(${address})`]]));
     this.#utxoScanQueue = scan.catch(() => undefined);
     return scan.then((result) =>
-      this.#decode('scantxoutset', () => {
+      decodeAnswer(this.#client, 'scantxoutset', () => {
         const answer = object(result, 'result');
         if (answer['success'] !== undefined && !bool(answer['success'], 'success')) {
           throw new AnswerShapeError('the scan did not complete');
@@ -423,7 +438,7 @@ export class CoreRpcBackend implements BitcoinBackend {
 
   async #scanMempool(): Promise<BitcoinTx[]> {
     const listing = await this.call('getrawmempool', [false]);
-    const txids = this.#decode('getrawmempool', () =>
+    const txids = decodeAnswer(this.#client, 'getrawmempool', () =>
       array(listing, 'result').map((txid, i) => hash(txid, `result[${i}]`)),
     ).slice(0, this.#mempoolScanLimit);
     const current = new Set(txids);
@@ -436,7 +451,7 @@ export class CoreRpcBackend implements BitcoinBackend {
       const unconfirmed: TxStatus = { confirmed: false, blockHeight: null, blockHash: null, blockTime: null };
       this.#mempool.set(
         txid,
-        this.#decode('getrawtransaction', () => txOf(result, 'result', unconfirmed)),
+        decodeAnswer(this.#client, 'getrawtransaction', () => txOf(result, 'result', unconfirmed)),
       );
     });
     return txids.map((txid) => this.#mempool.get(txid)).filter((tx): tx is BitcoinTx => tx !== undefined);
@@ -450,24 +465,6 @@ export class CoreRpcBackend implements BitcoinBackend {
       if (error instanceof CoreRpcError && error.code === code) return null;
       throw error;
     }
-  }
-
-  #decode<T>(what: string, read: () => T): T {
-    try {
-      return read();
-    } catch (error) {
-      if (error instanceof AnswerShapeError) throw this.#error(what, error.message);
-      throw error;
-    }
-  }
-
-  #error(what: string, detail: string): BitcoinAnswerError {
-    const { chain, network } = this.#client;
-    return new BitcoinAnswerError(
-      chain,
-      network,
-      `${chain} ${network} node answered ${what} wrongly: ${detail}`,
-    );
   }
 }
 

@@ -7,10 +7,11 @@ import { parseJsonWithBigInts } from '../../json/lossless-parse.ts';
 import { type NodeClient, NodeHttpError } from '../node-client.ts';
 import {
   AnswerShapeError,
+  answerError,
   array,
-  BitcoinAnswerError,
   bool,
   count,
+  decodeAnswer,
   finite,
   hash,
   hex,
@@ -55,42 +56,46 @@ export class EsploraBackend implements BitcoinBackend {
 
   async tipHeight(): Promise<number> {
     const body = await this.#client.getText('/blocks/tip/height');
-    return this.#decode('GET /blocks/tip/height', () => heightText(body));
+    return decodeAnswer(this.#client, 'GET /blocks/tip/height', () => heightText(body));
   }
 
   async blockHash(height: number): Promise<string | null> {
     const body = await this.#orNull(() => this.#client.getText(`/block-height/${checkedHeight(height)}`));
-    return body === null ? null : this.#decode('GET /block-height', () => hash(body.trim(), 'block hash'));
+    return body === null
+      ? null
+      : decodeAnswer(this.#client, 'GET /block-height', () => hash(body.trim(), 'block hash'));
   }
 
   async blockHeader(hashOrHeight: string): Promise<BlockHeader | null> {
     const blockHash = await this.#hashOf(hashOrHeight);
     if (blockHash === null) return null;
     const answer = await this.#json(`/block/${blockHash}`);
-    return answer === null ? null : this.#decode('GET /block', () => headerOf(answer));
+    return answer === null ? null : decodeAnswer(this.#client, 'GET /block', () => headerOf(answer));
   }
 
   async blockTxids(blockHash: string): Promise<string[]> {
     const answer = await this.#json(`/block/${checkedHash(blockHash)}/txids`);
-    if (answer === null) throw this.#error('GET /block/txids', `block ${blockHash} not found`);
-    return this.#decode('GET /block/txids', () =>
+    if (answer === null) throw answerError(this.#client, 'GET /block/txids', `block ${blockHash} not found`);
+    return decodeAnswer(this.#client, 'GET /block/txids', () =>
       array(answer, 'txids').map((txid, i) => hash(txid, `[${i}]`)),
     );
   }
 
   async blockTransactions(blockHash: string): Promise<BitcoinTx[]> {
     const header = await this.blockHeader(blockHash);
-    if (header === null) throw this.#error('GET /block', `block ${blockHash} not found`);
+    if (header === null) throw answerError(this.#client, 'GET /block', `block ${blockHash} not found`);
     const starts = Array.from({ length: Math.ceil(header.txCount / BLOCK_PAGE) }, (_, i) => i * BLOCK_PAGE);
     const pages = await mapBounded(starts, BLOCK_PAGE_CONCURRENCY, async (start) => {
       const answer = await this.#json(`/block/${header.hash}/txs/${start}`);
-      if (answer === null) throw this.#error('GET /block/txs', `block ${header.hash} vanished while read`);
-      const txs = this.#decode('GET /block/txs', () =>
+      if (answer === null)
+        throw answerError(this.#client, 'GET /block/txs', `block ${header.hash} vanished while read`);
+      const txs = decodeAnswer(this.#client, 'GET /block/txs', () =>
         array(answer, 'page').map((tx, i) => txOf(tx, `[${i}]`)),
       );
       const expected = Math.min(BLOCK_PAGE, header.txCount - start);
       if (txs.length !== expected) {
-        throw this.#error(
+        throw answerError(
+          this.#client,
           'GET /block/txs',
           `page at ${start} has ${txs.length} transactions, not ${expected}`,
         );
@@ -102,18 +107,18 @@ export class EsploraBackend implements BitcoinBackend {
 
   async transaction(txid: string): Promise<BitcoinTx | null> {
     const answer = await this.#json(`/tx/${checkedHash(txid)}`);
-    return answer === null ? null : this.#decode('GET /tx', () => txOf(answer, 'tx'));
+    return answer === null ? null : decodeAnswer(this.#client, 'GET /tx', () => txOf(answer, 'tx'));
   }
 
   async transactionHex(txid: string): Promise<string | null> {
     const body = await this.#orNull(() => this.#client.getText(`/tx/${checkedHash(txid)}/hex`));
-    return body === null ? null : this.#decode('GET /tx/hex', () => hex(body.trim(), 'hex'));
+    return body === null ? null : decodeAnswer(this.#client, 'GET /tx/hex', () => hex(body.trim(), 'hex'));
   }
 
   async balance(address: string): Promise<AddressBalance> {
     const answer = await this.#json(`/address/${encodeURIComponent(address)}`);
-    if (answer === null) throw this.#error('GET /address', 'address not found');
-    return this.#decode('GET /address', () => {
+    if (answer === null) throw answerError(this.#client, 'GET /address', 'address not found');
+    return decodeAnswer(this.#client, 'GET /address', () => {
       const root = object(answer, 'address');
       const chain = object(root['chain_stats'], 'chain_stats');
       const mempool = object(root['mempool_stats'], 'mempool_stats');
@@ -133,7 +138,7 @@ export class EsploraBackend implements BitcoinBackend {
   async utxos(address: string): Promise<Utxo[]> {
     const answer = await this.#json(`/address/${encodeURIComponent(address)}/utxo`);
     if (answer === null) return [];
-    return this.#decode('GET /address/utxo', () =>
+    return decodeAnswer(this.#client, 'GET /address/utxo', () =>
       array(answer, 'utxo').map((item, i) => {
         const utxo = object(item, `[${i}]`);
         const status = statusOf(utxo['status'], `[${i}].status`);
@@ -170,13 +175,13 @@ export class EsploraBackend implements BitcoinBackend {
       if (error instanceof NodeHttpError && error.status === 400) throw esploraRefusal(error.body);
       throw error;
     }
-    return this.#decode('POST /tx', () => hash(body.trim(), 'txid'));
+    return decodeAnswer(this.#client, 'POST /tx', () => hash(body.trim(), 'txid'));
   }
 
   async feeEstimates(): Promise<Record<number, number>> {
     const answer = await this.#json('/fee-estimates');
-    if (answer === null) throw this.#error('GET /fee-estimates', 'not served');
-    return this.#decode('GET /fee-estimates', () => {
+    if (answer === null) throw answerError(this.#client, 'GET /fee-estimates', 'not served');
+    return decodeAnswer(this.#client, 'GET /fee-estimates', () => {
       const estimates: Record<number, number> = {};
       for (const [target, rate] of Object.entries(object(answer, 'fee-estimates'))) {
         const blocks = Number(target);
@@ -193,7 +198,7 @@ export class EsploraBackend implements BitcoinBackend {
   async #txList(path: string, what: string): Promise<BitcoinTx[]> {
     const answer = await this.#json(path);
     if (answer === null) return [];
-    return this.#decode(what, () => array(answer, 'txs').map((tx, i) => txOf(tx, `[${i}]`)));
+    return decodeAnswer(this.#client, what, () => array(answer, 'txs').map((tx, i) => txOf(tx, `[${i}]`)));
   }
 
   async #hashOf(hashOrHeight: string): Promise<string | null> {
@@ -205,7 +210,7 @@ export class EsploraBackend implements BitcoinBackend {
   async #json(path: string): Promise<unknown> {
     const body = await this.#orNull(() => this.#client.getText(path));
     if (body === null) return null;
-    return this.#decode(`GET ${path.split('/').slice(0, 2).join('/')}`, () =>
+    return decodeAnswer(this.#client, `GET ${path.split('/').slice(0, 2).join('/')}`, () =>
       parsed(parseJsonWithBigInts, body, 'the answer'),
     );
   }
@@ -217,24 +222,6 @@ export class EsploraBackend implements BitcoinBackend {
       if (error instanceof NodeHttpError && error.status === 404) return null;
       throw error;
     }
-  }
-
-  #decode<T>(what: string, read: () => T): T {
-    try {
-      return read();
-    } catch (error) {
-      if (error instanceof AnswerShapeError) throw this.#error(what, error.message);
-      throw error;
-    }
-  }
-
-  #error(what: string, detail: string): BitcoinAnswerError {
-    const { chain, network } = this.#client;
-    return new BitcoinAnswerError(
-      chain,
-      network,
-      `${chain} ${network} node answered ${what} wrongly: ${detail}`,
-    );
   }
 }
 
