@@ -3,6 +3,7 @@ import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvmChainName } from '../../src/chains/evm/chains.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { waitFor } from '../helpers/processes.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
 /**
@@ -70,6 +71,11 @@ describe.each(CHAINS)('%s', (chain) => {
       json: { from: from.address, to: to.address.toLowerCase(), amount: '0.25', password: PASSWORD },
     });
     expect(sent.status, sent.text).toBe(201);
+    // anvil answers the broadcast before its automine has made the block: wait for it, as a client would.
+    await waitFor(
+      async () => (await devnet.rpc('eth_getTransactionReceipt', [sent.body.data.txid])) ?? undefined,
+      10_000,
+    );
     const balance = await api(chain, 'GET', `/balances/${to.address}`);
     expect(balance.body.data).toBe('0.250000000000000000');
     const decoded = await api(chain, 'GET', `/transactions/${sent.body.data.txid}/decoded`);
