@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { amountJsonLiteral } from '../chains/amount.ts';
 import type { TransferEvent } from '../chains/types.ts';
 import type { Database } from '../store/schema.ts';
@@ -76,15 +76,40 @@ export function buildPayload(
 }
 
 /**
- * Writes one notification for a matched transfer, inside the watcher's block transaction. A block
- * processed again (after a crash) hits the unique (webhook, txid, log, event, block) index and adds nothing.
+ * Writes one `transfer` or `pending` notification for a matched transfer, inside the watcher's block
+ * transaction, under a new id (its `webhook-id` on every delivery). A block processed again hits the
+ * unique (webhook, txid, log, event, block) index of the notifications still on the chain and adds
+ * nothing. A notification whose transfer left the chain in a reorg (`left_chain_at`) is out of that
+ * index, so a re-inclusion, even in the same block hash, is a new notification.
  */
-export async function enqueueNotification(
+export function enqueueNotification(
+  trx: Transaction<Database>,
+  webhook: Pick<MatchableWebhook, 'id' | 'userId'>,
+  transfer: TransferEvent,
+  event: Exclude<NotificationEvent, 'reverted'>,
+  now: Date,
+): Promise<void> {
+  return insertNotification(trx, webhook, transfer, event, now, null);
+}
+
+/** The `reverted` notification of the `transfer` notification `revertsId`: at most one for each. */
+export function enqueueReverted(
+  trx: Transaction<Database>,
+  webhook: Pick<MatchableWebhook, 'id' | 'userId'>,
+  transfer: TransferEvent,
+  revertsId: string,
+  now: Date,
+): Promise<void> {
+  return insertNotification(trx, webhook, transfer, 'reverted', now, revertsId);
+}
+
+async function insertNotification(
   trx: Transaction<Database>,
   webhook: Pick<MatchableWebhook, 'id' | 'userId'>,
   transfer: TransferEvent,
   event: NotificationEvent,
   now: Date,
+  revertsId: string | null,
 ): Promise<void> {
   const id = randomUUID();
   const at = now.toISOString();
@@ -114,8 +139,17 @@ export async function enqueueNotification(
       created_at: at,
       updated_at: at,
       delivered_at: null,
+      left_chain_at: null,
+      reverts_id: revertsId,
     })
-    .onConflict((oc) => oc.columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash']).doNothing())
+    .onConflict((oc) =>
+      revertsId === null
+        ? oc
+            .columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash'])
+            .where(sql<boolean>`event <> 'reverted' and left_chain_at is null`)
+            .doNothing()
+        : oc.column('reverts_id').doNothing(),
+    )
     .execute();
 }
 

@@ -171,6 +171,12 @@ export class WebhookService {
     });
   }
 
+  /** The secret that signs now, for its owner to read again (as svix shows an endpoint's secret). */
+  async secret(userId: string, chain: ChainName, network: Network, id: string): Promise<{ secret: string }> {
+    const row = await this.owned(this.db, userId, chain, network, id);
+    return { secret: this.masterKey.open(row.secret_sealed, id) };
+  }
+
   /** A new secret; the old one keeps signing beside it for SECRET_ROTATION_WINDOW_MS. */
   async rotateSecret(userId: string, chain: ChainName, network: Network, id: string) {
     const secret = generateWebhookSecret();

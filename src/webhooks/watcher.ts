@@ -8,7 +8,13 @@ import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
 import type { Database } from '../store/schema.ts';
 import { acquireLease, releaseLease, renewLease } from './leases.ts';
-import { deserializeTransfer, enqueueNotification, type StoredPayload, serializeTransfer } from './outbox.ts';
+import {
+  deserializeTransfer,
+  enqueueNotification,
+  enqueueReverted,
+  type StoredPayload,
+  serializeTransfer,
+} from './outbox.ts';
 import { SubscriptionSync } from './subscription-sync.ts';
 
 export interface WatcherOptions {
@@ -35,6 +41,18 @@ export interface WatcherOptions {
 }
 
 class LeaseLost extends Error {}
+
+/** A `transfer` notification whose block a reorg removed, with what its `reverted` twin needs. */
+interface OrphanedNotification {
+  id: string;
+  webhook_id: string;
+  txid: string;
+  payload: string;
+  block_hash: string;
+  log_index: number;
+  user_id: string;
+  notify_reverted: number;
+}
 
 /** Watcher lag per chain and network, on the registry every watcher of a process shares. */
 function lagGauge(registry: Registry): Gauge<'chain' | 'network'> {
@@ -417,14 +435,14 @@ export class ChainWatcher {
           .where('block_number', '>', Number(ancestor));
       await above('pending_events').execute();
       await above('chain_blocks').execute();
+      // The notifications of transfers in the dropped blocks that are still on the chain as far as we know.
       const orphaned = await trx
         .selectFrom('notifications')
         .innerJoin('webhooks', 'webhooks.id', 'notifications.webhook_id')
         .select([
           'notifications.id',
-          'notifications.status',
-          'notifications.attempts',
           'notifications.webhook_id',
+          'notifications.txid',
           'notifications.payload',
           'notifications.block_hash',
           'notifications.log_index',
@@ -434,34 +452,11 @@ export class ChainWatcher {
         .where('notifications.chain', '=', chain)
         .where('notifications.network', '=', network)
         .where('notifications.event', '=', 'transfer')
+        .where('notifications.left_chain_at', 'is', null)
         .where('notifications.block_number', '>', Number(ancestor))
         .execute();
       for (const row of orphaned) {
-        // Never sent: drop it, unless the deliverer claimed it since we looked (then it counts as sent).
-        const dropped = await trx
-          .deleteFrom('notifications')
-          .where('id', '=', row.id)
-          .where('status', '=', 'pending')
-          .where('attempts', '=', 0)
-          .executeTakeFirst();
-        if (Number(dropped.numDeletedRows) > 0) continue;
-        // Waiting for a retry (scheduled or manual): it must never go out after the chain dropped it.
-        await trx
-          .updateTable('notifications')
-          .set({ status: 'cancelled', updated_at: now.toISOString() })
-          .where('id', '=', row.id)
-          .where('status', 'in', ['pending', 'failed'])
-          .execute();
-        if (row.notify_reverted === 1) {
-          const sent = JSON.parse(row.payload) as StoredPayload;
-          await enqueueNotification(
-            trx,
-            { id: row.webhook_id, userId: row.user_id },
-            transferOf(sent, row.block_hash, row.log_index),
-            'reverted',
-            now,
-          );
-        }
+        await this.takeBack(trx, row, now);
       }
       const base = await trx
         .selectFrom('chain_blocks')
@@ -472,6 +467,52 @@ export class ChainWatcher {
         .executeTakeFirst();
       await this.saveCursor(trx, ancestor, base?.block_hash ?? '');
     });
+  }
+
+  /**
+   * A notified transfer left the chain. Never sent: its row goes. Otherwise it leaves the once-only index
+   * (`left_chain_at`), so the transfer is notified again under a new id if a block includes it again; a
+   * retry still waiting is cancelled (it must never go out after the chain dropped it); and subscriptions
+   * that ask hear `reverted`. The subscription's `pending` for it is retired too: back in the mempool, the
+   * transfer is pending again.
+   */
+  private async takeBack(trx: Transaction<Database>, row: OrphanedNotification, now: Date): Promise<void> {
+    const at = now.toISOString();
+    // Never sent: drop it, unless the deliverer claimed it since we looked (then it counts as sent).
+    const dropped = await trx
+      .deleteFrom('notifications')
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', 0)
+      .executeTakeFirst();
+    if (Number(dropped.numDeletedRows) === 0) {
+      await trx
+        .updateTable('notifications')
+        .set({ status: 'cancelled', updated_at: at })
+        .where('id', '=', row.id)
+        .where('status', 'in', ['pending', 'failed'])
+        .execute();
+      await trx.updateTable('notifications').set({ left_chain_at: at }).where('id', '=', row.id).execute();
+      if (row.notify_reverted === 1) {
+        const sent = JSON.parse(row.payload) as StoredPayload;
+        await enqueueReverted(
+          trx,
+          { id: row.webhook_id, userId: row.user_id },
+          transferOf(sent, row.block_hash, row.log_index),
+          row.id,
+          now,
+        );
+      }
+    }
+    await trx
+      .updateTable('notifications')
+      .set({ left_chain_at: at })
+      .where('webhook_id', '=', row.webhook_id)
+      .where('txid', '=', row.txid)
+      .where('log_index', '=', row.log_index)
+      .where('event', '=', 'pending')
+      .where('left_chain_at', 'is', null)
+      .execute();
   }
 
   /** Inside a block transaction: renew the lease, or abort when another instance took it over. */

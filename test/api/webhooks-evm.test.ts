@@ -6,7 +6,7 @@ import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
 import type { EvmChainName } from '../../src/chains/evm/index.ts';
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { waitFor } from '../helpers/processes.ts';
+import { freePort, waitFor } from '../helpers/processes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 let receiver: WebhookReceiver;
@@ -306,6 +306,98 @@ describe('ethereum webhooks end to end (real anvil)', () => {
       .where('event', '=', 'transfer')
       .execute();
     expect(new Set(rows.map((r) => r.block_hash))).toEqual(new Set([before.blockHash, after.blockHash]));
+  });
+
+  it('notifies a transfer again, under a new id, when the chain switches back to the block it was in', async () => {
+    const devnet = devnets.ethereum;
+    const to = newAddress();
+    await subscribe('ethereum', '/switch-back', { to, notify_reverted: true });
+    await devnet.mine(1);
+    const beforeBlock = await devnet.rpc<Hex>('evm_snapshot');
+    const hash = await devnet.faucetNative(to, 7n * 10n ** 15n);
+    const raw = await devnet.rpc<Hex>('eth_getRawTransactionByHash', [hash]);
+    const original = await receiptOf('ethereum', hash);
+    const block = await devnet.rpc<{ timestamp: Hex; baseFeePerGas: Hex }>('eth_getBlockByHash', [
+      original.blockHash,
+      false,
+    ]);
+    await deliveries('/switch-back', 1);
+
+    // Another fork wins: an empty block at that height and one above it, so the watcher sees the switch.
+    await devnet.rpc('evm_revert', [beforeBlock]);
+    const forkPoint = await devnet.rpc<Hex>('evm_snapshot');
+    await devnet.mine(2);
+    await deliveries('/switch-back', 2);
+
+    // The first fork wins again: the same signed transaction in the same block (same time and base fee
+    // give the same hash), and blocks above it.
+    await devnet.rpc('evm_revert', [forkPoint]);
+    await devnet.rpc('evm_setNextBlockTimestamp', [Number(BigInt(block.timestamp))]);
+    await devnet.rpc('anvil_setNextBlockBaseFeePerGas', [block.baseFeePerGas]);
+    await devnet.rpc('eth_sendRawTransaction', [raw]);
+    expect((await receiptOf('ethereum', hash)).blockHash).toBe(original.blockHash);
+    await devnet.mine(3);
+
+    const hits = await deliveries('/switch-back', 3);
+    await expectQuiet('ethereum', '/switch-back', 3);
+    const [sent, reverted, again] = hits.map((hit) => JSON.parse(hit.body) as Record<string, unknown>);
+    const blockNumber = BigInt(original.blockNumber).toString();
+    expect(sent).toMatchObject({ event: 'transfer', txid: hash, blocknumber: blockNumber });
+    expect(reverted).toMatchObject({ event: 'reverted', txid: hash, blocknumber: blockNumber });
+    expect(again).toMatchObject({ event: 'transfer', txid: hash, blocknumber: blockNumber, to });
+    // Each is its own notification: its own id, in the body and in `webhook-id`.
+    expect(new Set([sent!['id'], reverted!['id'], again!['id']]).size).toBe(3);
+    expect(hits.map((hit) => hit.headers['webhook-id'])).toEqual([
+      sent!['id'],
+      reverted!['id'],
+      again!['id'],
+    ]);
+  });
+
+  it('cancels a notification still waiting for a retry when its block leaves, and notifies the re-inclusion', async () => {
+    const devnet = devnets.ethereum;
+    const to = newAddress();
+    // Nothing listens on this port: every attempt fails, and the backoff policy schedules the next.
+    const deadUrl = `http://127.0.0.1:${await freePort()}/down`;
+    const created = await api('POST', '/ethereum/webhooks', {
+      json: { url: deadUrl, to, notify_reverted: true, retry: 'backoff' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const webhook = created.body.data.webhook as string;
+    const rows = () =>
+      gw.ctx.store.db
+        .selectFrom('notifications')
+        .select(['id', 'event', 'status', 'attempts', 'block_hash', 'reverts_id'])
+        .where('webhook_id', '=', webhook)
+        .orderBy('created_at')
+        .execute();
+    await devnet.mine(1);
+    const hash = await devnet.faucetNative(to, 4n * 10n ** 15n);
+    const before = await receiptOf('ethereum', hash);
+    const [first] = await waitFor(async () => {
+      const found = await rows();
+      return found[0] !== undefined && found[0].attempts === 1 ? found : undefined;
+    }, 10_000);
+    expect(first).toMatchObject({ event: 'transfer', status: 'pending' }); // its retry is scheduled
+
+    const raw = await devnet.rpc<Hex>('eth_getRawTransactionByHash', [hash]);
+    await devnet.rpc('anvil_reorg', [2, [[raw, 0]]]);
+    const after = await receiptOf('ethereum', hash);
+    expect(after.blockHash).not.toBe(before.blockHash);
+    await devnet.mine(1);
+    await caughtUp('ethereum');
+
+    const found = await waitFor(async () => {
+      const all = await rows();
+      return all.length === 3 ? all : undefined;
+    }, 10_000);
+    const byEvent = (event: string, blockHash: string) =>
+      found.find((row) => row.event === event && row.block_hash === blockHash);
+    expect(byEvent('transfer', before.blockHash)).toMatchObject({ id: first!.id, status: 'cancelled' });
+    expect(byEvent('reverted', before.blockHash)).toMatchObject({ reverts_id: first!.id });
+    expect(byEvent('transfer', after.blockHash)?.id).not.toBe(first!.id);
+    const retry = await api('POST', `/ethereum/webhooks/notifications/${first!.id}/retry`);
+    expect(retry.status, retry.text).toBe(422);
   });
 });
 

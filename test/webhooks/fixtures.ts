@@ -18,6 +18,8 @@ export interface DeliveryBench {
   userId: string;
   /** Another connection (pool) to the same database, as a second gateway instance would have. */
   openAnotherStore(): Promise<Store>;
+  /** What a gateway process needs to share this database and master key. */
+  processEnv: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -27,7 +29,8 @@ export async function openDeliveryBench(): Promise<DeliveryBench> {
   const options = database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema };
   const store = await openStore(config.databaseUrl, options);
   await migrateToLatest(store);
-  const masterKey = MasterKey.load(randomBytes(32).toString('base64'), database.dataDir);
+  const masterKeyText = randomBytes(32).toString('base64');
+  const masterKey = MasterKey.load(masterKeyText, database.dataDir);
   const userId = randomUUID();
   const at = new Date().toISOString();
   await store.db
@@ -40,6 +43,7 @@ export async function openDeliveryBench(): Promise<DeliveryBench> {
     store,
     masterKey,
     userId,
+    processEnv: { ...database.processEnv, MASTER_KEY: masterKeyText },
     async openAnotherStore() {
       const other = await openStore(config.databaseUrl, options);
       others.push(other);
@@ -163,6 +167,8 @@ export async function insertNotification(bench: DeliveryBench, seed: Notificatio
       created_at: at,
       updated_at: at,
       delivered_at: null,
+      left_chain_at: null,
+      reverts_id: null,
     })
     .execute();
   return { id, txid, payload };
