@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import type { Database } from '../store/schema.ts';
+import type { Database, PlansTable } from '../store/schema.ts';
 import { type SubscriptionTerms, standingOf } from './lifecycle.ts';
 import { planFromRow } from './plans.ts';
 import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
@@ -26,6 +26,44 @@ export interface TokenInfo {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Who a request acts for: the user, the plan it meters against and the terms that say whether it gives access. */
+export interface Identity {
+  userId: string;
+  plan: PlanConfig;
+  terms: SubscriptionTerms;
+}
+
+/** A user's subscription with its plan: the part of every authentication's single query that makes an Identity. */
+export function identityQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom('subscriptions')
+    .innerJoin('plans', 'plans.name', 'subscriptions.plan')
+    .selectAll('plans')
+    .select([
+      'subscriptions.user_id',
+      'subscriptions.status',
+      'subscriptions.ends_at',
+      'subscriptions.updated_at as subscription_updated_at',
+    ]);
+}
+
+export function identityOf(
+  row: PlansTable & {
+    user_id: string;
+    status: string;
+    ends_at: string | null;
+    subscription_updated_at: string;
+  },
+): Identity {
+  const terms = {
+    plan: row.name,
+    status: row.status,
+    endsAt: row.ends_at,
+    updatedAt: row.subscription_updated_at,
+  };
+  return { userId: row.user_id, plan: planFromRow(row), terms };
+}
 
 /** Users, their subscription and their API tokens. */
 export class UserDirectory {
@@ -76,6 +114,11 @@ export class UserDirectory {
       .selectAll()
       .where('email', '=', normalizeEmail(email))
       .executeTakeFirst();
+    return row ? { id: row.id, number: row.number, email: row.email, createdAt: row.created_at } : null;
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? { id: row.id, number: row.number, email: row.email, createdAt: row.created_at } : null;
   }
 
@@ -137,24 +180,32 @@ export class UserDirectory {
   }
 
   /** Creates a token and returns it; this is the only time the full token exists outside the caller. */
-  async createToken(userId: string, name = 'default'): Promise<{ id: string; token: string }> {
+  async createToken(
+    userId: string,
+    name = 'default',
+  ): Promise<{ id: string; token: string; createdAt: string }> {
     const { id, token, secretHash } = generateToken();
+    const createdAt = this.now().toISOString();
     await this.db
       .insertInto('api_tokens')
-      .values({ id, user_id: userId, name, secret_hash: secretHash, created_at: this.now().toISOString() })
+      .values({ id, user_id: userId, name, secret_hash: secretHash, created_at: createdAt })
       .execute();
-    return { id, token };
+    return { id, token, createdAt };
   }
 
-  /** Revokes by id or by its `swy_<id>` prefix. Returns false when no live token matched. */
-  async revokeToken(idOrPrefix: string): Promise<boolean> {
+  /**
+   * Revokes by id or by its `swy_<id>` prefix; with `userId`, only that user's token. Returns false when no
+   * live token matched.
+   */
+  async revokeToken(idOrPrefix: string, userId?: string): Promise<boolean> {
     const id = idOrPrefix.startsWith('swy_') ? idOrPrefix.slice(4, 16) : idOrPrefix;
-    const result = await this.db
+    let update = this.db
       .updateTable('api_tokens')
       .set({ revoked_at: this.now().toISOString() })
       .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+      .where('revoked_at', 'is', null);
+    if (userId !== undefined) update = update.where('user_id', '=', userId);
+    const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -198,36 +249,18 @@ export class UserDirectory {
    * Resolves a presented token to its user and plan (one query, as it runs on every request), or null
    * when the token is unknown, malformed or revoked.
    */
-  async authenticate(
-    presented: string,
-  ): Promise<{ userId: string; tokenId: string; plan: PlanConfig; terms: SubscriptionTerms } | null> {
+  async authenticate(presented: string): Promise<(Identity & { tokenId: string }) | null> {
     const parsed = parseToken(presented);
     if (!parsed) return null;
-    const row = await this.db
-      .selectFrom('api_tokens')
-      .innerJoin('subscriptions', 'subscriptions.user_id', 'api_tokens.user_id')
-      .innerJoin('plans', 'plans.name', 'subscriptions.plan')
-      .selectAll('plans')
-      .select([
-        'api_tokens.user_id',
-        'api_tokens.secret_hash',
-        'api_tokens.last_used_at',
-        'subscriptions.status',
-        'subscriptions.ends_at',
-        'subscriptions.updated_at as subscription_updated_at',
-      ])
+    const row = await identityQuery(this.db)
+      .innerJoin('api_tokens', 'api_tokens.user_id', 'subscriptions.user_id')
+      .select(['api_tokens.secret_hash', 'api_tokens.last_used_at'])
       .where('api_tokens.id', '=', parsed.id)
       .where('api_tokens.revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
     await this.touchToken(parsed.id, row.last_used_at);
-    const terms = {
-      plan: row.name,
-      status: row.status,
-      endsAt: row.ends_at,
-      updatedAt: row.subscription_updated_at,
-    };
-    return { userId: row.user_id, tokenId: parsed.id, plan: planFromRow(row), terms };
+    return { ...identityOf(row), tokenId: parsed.id };
   }
 
   /** Records use at most once a minute, so authentication is not a write per request. */
@@ -242,7 +275,7 @@ export class UserDirectory {
   }
 }
 
-function normalizeEmail(email: string): string {
+export function normalizeEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();
   if (!EMAIL.test(trimmed) || trimmed.length > 254)
     throw new ApiError(422, `"${email}" is not an email address`);

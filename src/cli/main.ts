@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/password-hash.ts';
+import { SessionStore } from '../accounts/sessions.ts';
+import { SignIn } from '../accounts/sign-in.ts';
 import { UserDirectory } from '../accounts/users.ts';
 import { EXIT_CONFIG } from '../config/error.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError } from '../errors.ts';
 import { openReadyStore } from '../store/ready-store.ts';
 import { runSetupCommand } from './setup-commands.ts';
@@ -12,6 +16,8 @@ const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_D
   npm run -s cli -- config check                        names every bad setting (exit 78), or sums up a good one
   npm run -s cli -- user create --email E [--plan P]
   npm run -s cli -- user list                           plan, status, end date and access (yes or lapsed) of each user
+  npm run -s cli -- user password --email E             sets the dashboard password, read from stdin (signs out
+                                                        the user's open sessions)
   npm run -s cli -- plan list
   npm run -s cli -- plan set --email E --plan P [--yearly | --monthly] [--ends YYYY-MM-DD | --ends none]
                              [--status active | cancelled]
@@ -44,10 +50,13 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-/** What the admin commands work on: the configuration and the users with their tokens. */
+/** What the admin commands work on: the configuration and the users with their tokens and passwords. */
 interface AdminContext {
   config: Config;
   users: UserDirectory;
+  signIn: SignIn;
+  /** The new password, read from standard input (never from the command line, which others can see). */
+  readPassword: () => Promise<string>;
 }
 
 async function userOf(ctx: AdminContext, email: string) {
@@ -73,6 +82,16 @@ async function run(ctx: AdminContext, [group, action, target]: string[], opts: O
     case 'user create': {
       const user = await ctx.users.createUser(required(opts.email, 'email'), opts.plan);
       return `created user ${user.email} (${user.id})\n`;
+    }
+    case 'user password': {
+      const user = await userOf(ctx, required(opts.email, 'email'));
+      const password = await ctx.readPassword();
+      if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH)
+        throw new UsageError(
+          `the password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+        );
+      await ctx.signIn.setPassword(user.id, password);
+      return `dashboard password of ${user.email} set\n`;
     }
     case 'user list':
       return table(await ctx.users.listUsers(ctx.config.planGraceMs));
@@ -129,6 +148,16 @@ async function run(ctx: AdminContext, [group, action, target]: string[], opts: O
   }
 }
 
+/** The first line of standard input, without its line ending. */
+async function passwordFromStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed: { values: Options; positionals: string[] };
   try {
@@ -152,7 +181,15 @@ async function main(argv: string[]): Promise<number> {
   // command answers in a fraction of a second.
   const store = await openReadyStore(config);
   try {
-    const admin = { config, users: new UserDirectory(store.db, config.defaultPlan) };
+    const users = new UserDirectory(store.db, config.defaultPlan);
+    const signIn = new SignIn(
+      store.db,
+      users,
+      new SessionStore(store.db, config.dashboard.sessionMs),
+      new PasswordThrottle(store.db, config.passwordThrottle),
+      config.dashboard.signupOpen,
+    );
+    const admin = { config, users, signIn, readPassword: passwordFromStdin };
     process.stdout.write(await run(admin, parsed.positionals, parsed.values));
     return 0;
   } catch (error) {

@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { type KdfCaller, kdfScheduler } from './kdf-scheduler.ts';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { KdfCaller } from './kdf-scheduler.ts';
+import { deriveKey, type ScryptCost } from './scrypt.ts';
 
 /**
  * Private keys at rest: scrypt (N = 2^17, r = 8, p = 1: 128 MiB, the OWASP floor) derives a key from the
@@ -28,30 +29,7 @@ export class WrongPasswordError extends Error {
   }
 }
 
-interface ScryptCost {
-  n: number;
-  r: number;
-  p: number;
-}
-
 const PARAMS: ScryptCost = { n: 2 ** 17, r: 8, p: 1 };
-
-function deriveKey(password: string, salt: Buffer, cost: ScryptCost, caller: KdfCaller): Promise<Buffer> {
-  return kdfScheduler.run(caller, () => scryptKey(password, salt, cost));
-}
-
-function scryptKey(password: string, salt: Buffer, { n, r, p }: ScryptCost): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    // maxmem must exceed 128 * n * r bytes.
-    scrypt(
-      password.normalize('NFKC'),
-      salt,
-      32,
-      { N: n, r, p, maxmem: 256 * n * r + 1_048_576 },
-      (error, key) => (error ? reject(error) : resolve(key)),
-    );
-  });
-}
 
 /**
  * Seals `secret` (raw key bytes) under `password`; `binding` names the owner row (user, chain, address);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -34,6 +34,15 @@ export class MasterKey {
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return `v1.${nonce.toString('base64')}.${Buffer.concat([body, cipher.getAuthTag()]).toString('base64')}`;
+  }
+
+  /**
+   * HMAC-SHA256 of `text` under a key derived for `purpose`: a digest that can be compared but, unlike a
+   * plain hash, not brute-forced from a copy of the database (the text may hold a wallet password).
+   */
+  digest(text: string, purpose: string): string {
+    const key = Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `switchyard:${purpose}`, 32));
+    return createHmac('sha256', key).update(text, 'utf8').digest('base64url');
   }
 
   open(sealed: string, context: string): string {

@@ -15,7 +15,7 @@ import type { Database } from '../store/schema.ts';
  * overshoot is bounded by the KDF scheduler's concurrency, since its turn re-checks (see KdfCaller.admit).
  */
 export interface PasswordThrottleSettings {
-  /** Wrong passwords within a window that lock one address (or one wallet). */
+  /** Wrong passwords within a window that lock one address (or one wallet, or one dashboard sign-in). */
   maxFailuresPerAddress: number;
   /** Wrong passwords within a window, over all of a user's addresses, that lock all of them. */
   maxFailuresPerUser: number;
@@ -33,12 +33,16 @@ export const DEFAULT_PASSWORD_THROTTLE: PasswordThrottleSettings = {
   maxLockoutSeconds: 60 * 60,
 };
 
-/** A password-protected key: its owner and its binding (`user|chain|network|address` or `…|wallet id`). */
+/**
+ * What a password opens: a key (binding `user|chain|network|address` or `…|wallet id`) or a dashboard
+ * account (binding: the email).
+ */
 export interface PasswordTarget {
-  userId: string;
+  /** The owner whose keys are also counted together; null for a sign-in, whose user may not exist. */
+  userId: string | null;
   binding: string;
-  /** What the key opens, counted and named apart: a single address (the default) or an HD wallet's seed. */
-  holder?: 'address' | 'wallet';
+  /** Counted and named apart: a single address (the default), an HD wallet's seed, or a sign-in. */
+  holder?: 'address' | 'wallet' | 'account';
 }
 
 /** How long a run of lockouts is remembered after the last one ended. */
@@ -58,7 +62,7 @@ export class PasswordThrottle {
     const locks = await this.db
       .selectFrom('password_failures')
       .select(['subject', 'locked_until'])
-      .where('subject', 'in', [key, userSubject(target)])
+      .where('subject', 'in', subjects(target))
       .where('locked_until', '>', now.toISOString())
       .execute();
     let longest: { subject: string; until: number } | null = null;
@@ -76,7 +80,8 @@ export class PasswordThrottle {
 
   async recordFailure(target: PasswordTarget): Promise<void> {
     await this.countFailure(keySubject(target), this.settings.maxFailuresPerAddress);
-    await this.countFailure(userSubject(target), this.settings.maxFailuresPerUser);
+    if (target.userId !== null)
+      await this.countFailure(userSubject(target.userId), this.settings.maxFailuresPerUser);
   }
 
   /** The right password: the address (or wallet) starts afresh. */
@@ -156,6 +161,10 @@ function keySubject(target: PasswordTarget): string {
   return `${target.holder ?? 'address'}:${target.binding}`;
 }
 
-function userSubject(target: PasswordTarget): string {
-  return `user:${target.userId}`;
+function userSubject(userId: string): string {
+  return `user:${userId}`;
+}
+
+function subjects(target: PasswordTarget): string[] {
+  return target.userId === null ? [keySubject(target)] : [keySubject(target), userSubject(target.userId)];
 }

@@ -1,24 +1,23 @@
+import type { KdfCaller } from './kdf-scheduler.ts';
 import { openKey, WrongPasswordError } from './key-vault.ts';
 import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
 
 /**
- * Every path that opens a sealed key with a password comes through here, and so through the throttle: a
- * locked key answers 429 before its row is even read, the check runs again when the KDF scheduler gives
- * the derivation its turn (failures recorded while it waited count), a wrong password is counted and a
- * right one forgets the key's failures. `sealedOf` reads the sealed key once the first check has passed.
+ * Every password check comes through here, and so through the throttle: a locked target answers 429
+ * before anything is read or derived, the check runs again when the KDF scheduler gives the derivation
+ * its turn (failures recorded while it waited count), a wrong password (`WrongPasswordError` from
+ * `attempt`) is counted and a right one forgets the target's failures.
  */
-export async function openThrottled(
+export async function throttledAttempt<T>(
   throttle: PasswordThrottle,
   target: PasswordTarget,
-  password: string,
-  sealedOf: () => Promise<string>,
-): Promise<Buffer> {
+  attempt: (caller: KdfCaller) => Promise<T>,
+): Promise<T> {
   await throttle.assertAllowed(target);
-  const sealed = await sealedOf();
-  let secret: Buffer;
+  let result: T;
   try {
-    secret = await openKey(sealed, password, target.binding, {
-      owner: target.userId,
+    result = await attempt({
+      owner: target.userId ?? target.binding,
       admit: () => throttle.assertAllowed(target),
     });
   } catch (error) {
@@ -26,5 +25,17 @@ export async function openThrottled(
     throw error;
   }
   await throttle.recordSuccess(target);
-  return secret;
+  return result;
+}
+
+/** Opens a sealed key with a password, throttled; `sealedOf` reads the sealed key once the first check has passed. */
+export function openThrottled(
+  throttle: PasswordThrottle,
+  target: PasswordTarget,
+  password: string,
+  sealedOf: () => Promise<string>,
+): Promise<Buffer> {
+  return throttledAttempt(throttle, target, async (caller) =>
+    openKey(await sealedOf(), password, target.binding, caller),
+  );
 }

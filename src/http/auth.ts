@@ -1,8 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserDirectory } from '../accounts/users.ts';
+import type { SessionStore } from '../accounts/sessions.ts';
+import type { Identity, UserDirectory } from '../accounts/users.ts';
 import { ApiError } from '../errors.ts';
+import { CSRF_HEADER, cookieOf, SESSION_COOKIE } from './session-cookies.ts';
 
 export const UNAUTHENTICATED = 'Unauthenticated.';
+export const WRONG_CSRF = 'Missing or wrong CSRF token';
+
+/** How the caller proved who they are: an API token, or a dashboard session cookie. */
+export type AuthenticatedBy = 'token' | 'session';
 
 /** `Authorization: Bearer <token>` or the bare token, as Chaingateway accepts both. */
 export function presentedToken(request: FastifyRequest): string | null {
@@ -14,9 +20,31 @@ export function presentedToken(request: FastifyRequest): string | null {
   return /^\S+$/.test(value) ? value : null;
 }
 
-export async function authenticate(request: FastifyRequest, users: UserDirectory) {
-  const token = presentedToken(request);
-  const identity = token === null ? null : await users.authenticate(token);
-  if (!identity) throw new ApiError(401, UNAUTHENTICATED);
-  return identity;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * An Authorization header decides alone (a wrong token is 401 whatever cookie comes with it). Without
+ * one, the dashboard's session cookie is read, and a change (any method but GET/HEAD/OPTIONS) must carry
+ * the session's CSRF token in X-CSRF-Token: a cross-site page can make the browser send the cookie, not
+ * read the token.
+ */
+export async function authenticate(
+  request: FastifyRequest,
+  users: UserDirectory,
+  sessions: SessionStore,
+): Promise<Identity & { by: AuthenticatedBy; tokenId: string | null }> {
+  if (request.headers.authorization !== undefined) {
+    const token = presentedToken(request);
+    const identity = token === null ? null : await users.authenticate(token);
+    if (!identity) throw new ApiError(401, UNAUTHENTICATED);
+    return { ...identity, by: 'token', tokenId: identity.tokenId };
+  }
+  const secret = cookieOf(request, SESSION_COOKIE);
+  const session = secret === null ? null : await sessions.resolve(secret);
+  if (!session) throw new ApiError(401, UNAUTHENTICATED);
+  if (!SAFE_METHODS.has(request.method)) {
+    const csrf = request.headers[CSRF_HEADER];
+    if (typeof csrf !== 'string' || !session.csrfMatches(csrf)) throw new ApiError(403, WRONG_CSRF);
+  }
+  return { userId: session.userId, plan: session.plan, terms: session.terms, by: 'session', tokenId: null };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
@@ -9,6 +10,7 @@ import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config
 import { closeContext, createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
+import { DASHBOARD_PATH } from '../http/routes/dashboard.ts';
 import { createLogger } from '../logger.ts';
 import { startBackgroundRoles, stopRolesForShutdown } from '../roles.ts';
 import { FaucetDirectory } from '../services/faucets.ts';
@@ -25,11 +27,14 @@ const SANDBOX_PLAN: PlanConfig = {
   name: 'sandbox',
   period: 'month',
   quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
+  rate: null,
 };
 
 export interface SandboxFile {
   baseUrl: string;
   token: string;
+  /** Where to sign in to the dashboard as the demo user; the password is new at every start. */
+  dashboard: { url: string; email: string; password: string };
   chains: Record<string, { networks: string[]; tokens: DevnetTokens }>;
   logFile: string;
   /** Prometheus metrics, on their own loopback listener. */
@@ -66,6 +71,8 @@ function sandboxEnv(): Record<string, string | undefined> {
     PRICE_PROVIDERS: process.env['PRICE_PROVIDERS'] || 'local',
     // Any free port: several sandboxes (and test runs) share a machine.
     METRICS_PORT: process.env['METRICS_PORT'] || '0',
+    // Anyone trying the dashboard may make an account of their own.
+    DASHBOARD_SIGNUP: process.env['DASHBOARD_SIGNUP'] || 'open',
   };
 }
 
@@ -81,13 +88,18 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
   return config;
 }
 
-/** The demo user gets a fresh token at every start: tokens are stored hashed, so the old one is unknown. */
-async function demoToken(ctx: AppContext): Promise<string> {
+/**
+ * The demo user gets a fresh token and dashboard password at every start: both are stored hashed, so the
+ * old ones are unknown.
+ */
+async function demoUser(ctx: AppContext): Promise<{ token: string; password: string }> {
   const user =
     (await ctx.users.findByEmail(SANDBOX_EMAIL)) ?? (await ctx.users.createUser(SANDBOX_EMAIL, 'sandbox'));
   await ctx.users.setPlan(user.id, { plan: 'sandbox' });
   await ctx.users.revokeAllTokens(user.id);
-  return (await ctx.users.createToken(user.id, 'sandbox')).token;
+  const password = randomBytes(12).toString('base64url');
+  await ctx.signIn.setPassword(user.id, password);
+  return { token: (await ctx.users.createToken(user.id, 'sandbox')).token, password };
 }
 
 function chainsOf(devnets: RunningDevnet[]): SandboxFile['chains'] {
@@ -128,9 +140,11 @@ export async function startSandbox(options: SandboxOptions = {}) {
   void checkNodes(ctx.registry, CHAIN_FAMILIES, ctx.config, ctx.logger, ctx.troubleLog);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
+  const demo = await demoUser(ctx);
   const sandbox: SandboxFile = {
     baseUrl,
-    token: await demoToken(ctx),
+    token: demo.token,
+    dashboard: { url: `${baseUrl}${DASHBOARD_PATH}/`, email: SANDBOX_EMAIL, password: demo.password },
     chains: chainsOf(devnets),
     logFile,
     metricsUrl: metrics?.url ?? null,
@@ -168,6 +182,7 @@ async function main(): Promise<void> {
     [
       `Switchyard sandbox ready at ${sandbox.baseUrl} (docs: ${sandbox.baseUrl}/docs)`,
       `  token: ${sandbox.token}`,
+      `  dashboard: ${sandbox.dashboard.url} (${sandbox.dashboard.email}, password in sandbox.json)`,
       `  chains: ${chains.length > 0 ? chains.join(', ') : 'none yet'}`,
       `  details: ${path.join(dir, 'sandbox.json')}, logs: ${sandbox.logFile}`,
       '  Ctrl-C stops everything; the next start carries on the same chains (--reset starts clean).',

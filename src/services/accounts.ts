@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { standingOf } from '../accounts/lifecycle.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
+import { identityOf, identityQuery } from '../accounts/users.ts';
+import type { PlanConfig } from '../config.ts';
 import type { Database } from '../store/schema.ts';
 
 /** `GET /api/account` data, field for field as Chaingateway answers it. */
@@ -35,6 +37,14 @@ export class AccountService {
     private readonly graceMs: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** The plan's name, quota period and per-period totals (null: unlimited): what `quotas_left` is out of. */
+  async plan(userId: string): Promise<PlanConfig> {
+    const row = await identityQuery(this.db)
+      .where('subscriptions.user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return identityOf(row).plan;
+  }
 
   async info(userId: string): Promise<AccountInfo> {
     const sub = await this.db

@@ -27,6 +27,7 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
+  security?: Record<string, string[]>[];
 }
 type Place = 'path' | 'query' | 'body';
 interface Field {
@@ -66,7 +67,12 @@ const RULES_IN_DESCRIPTION: Record<string, RegExp> = {
 
 const gw = await startGateway({ env: { ...OFFLINE_NODES_ENV, LOG_LEVEL: 'warn' } });
 afterAll(() => gw.close());
-const { token } = await gw.userToken(undefined, 'enterprise');
+const { token, userId } = await gw.userToken(undefined, 'enterprise');
+// Routes only a dashboard session may call are probed as the dashboard calls them.
+const session = await gw.ctx.sessions.open(userId);
+const sessionAuth = { headers: { cookie: `swy_session=${session.secret}`, 'x-csrf-token': session.csrf } };
+const sessionOnly = (operation: Operation) =>
+  JSON.stringify(operation.security) === JSON.stringify([{ sessionCookie: [] }]);
 const PASSWORD = 'constraints password';
 
 /** Values that exist on the gateway or are valid anywhere, offered first wherever a field's schema takes them. */
@@ -212,7 +218,8 @@ const isChainEnum = (probe: Probe) =>
 
 async function disagreement(method: string, path: string, operation: Operation, probe: Probe) {
   const { url, json } = requestFor(path, operation, probe);
-  const response = await gw.request(method, url, { token, ...(json === undefined ? {} : { json }) });
+  const auth = sessionOnly(operation) ? sessionAuth : { token };
+  const response = await gw.request(method, url, { ...auth, ...(json === undefined ? {} : { json }) });
   const named = (response.body?.errors ?? []).some(
     (e: { field: string }) => e.field === probe.field.name || e.field.startsWith(`${probe.field.name}.`),
   );

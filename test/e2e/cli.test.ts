@@ -47,6 +47,41 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     expect((await cli('token', 'revoke', token.slice(0, 16))).code).toBe(2);
   });
 
+  it('sets a dashboard password from stdin, which signs the user in and ends their other sessions', async () => {
+    expect((await cli('user', 'create', '--email', 'dash@example.com')).code).toBe(0);
+    const signIn = (password: string) =>
+      gw.request('POST', '/api/session', { json: { email: 'dash@example.com', password } });
+    expect((await signIn('a dashboard password')).status).toBe(401);
+    const set = await run(
+      process.execPath,
+      ['dist/src/cli/main.js', 'user', 'password', '--email', 'dash@example.com'],
+      gw.database.processEnv,
+      'a dashboard password\n',
+    );
+    expect(set.stdout).toBe('dashboard password of dash@example.com set\n');
+    const first = await signIn('a dashboard password');
+    expect(first.status).toBe(200);
+    const cookie = first.headers.getSetCookie()[0]!.split(';')[0]!;
+    expect((await gw.request('GET', '/api/account', { headers: { cookie } })).status).toBe(200);
+
+    const short = await run(
+      process.execPath,
+      ['dist/src/cli/main.js', 'user', 'password', '--email', 'dash@example.com'],
+      gw.database.processEnv,
+      'short\n',
+    );
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('the password must be 12 to 1024 characters');
+    await run(
+      process.execPath,
+      ['dist/src/cli/main.js', 'user', 'password', '--email', 'dash@example.com'],
+      gw.database.processEnv,
+      'another long password\n',
+    );
+    expect((await gw.request('GET', '/api/account', { headers: { cookie } })).status).toBe(401);
+    expect((await signIn('another long password')).status).toBe(200);
+  });
+
   it('creates users, sets plans and refuses bad input with a message', async () => {
     expect((await cli('user', 'create', '--email', 'plan@example.com')).code).toBe(0);
     const duplicate = await cli('user', 'create', '--email', 'plan@example.com');

@@ -21,9 +21,11 @@ export function run(
   command: string,
   args: string[],
   env: Record<string, string | undefined> = {},
+  input = '',
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: PROJECT_ROOT, env: environment(env) });
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

@@ -5,9 +5,7 @@ import { sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-const Quota = Type.Union([Type.Integer(), Type.Null()], {
-  description: 'What is left this period; null: unlimited',
-});
+const Quota = Type.Union([Type.Integer(), Type.Null()], { description: 'null: unlimited' });
 
 const AccountInfo = Type.Object({
   plan: Type.String({ description: 'Plan name, upper case' }),
@@ -29,7 +27,10 @@ const AccountInfo = Type.Object({
     crypto_amount: Nullable(Type.String()),
     qr_code: Nullable(Type.String()),
   }),
-  quotas_left: Type.Object({ webhooks: Quota, addresses: Quota, requests: Quota, transactions: Quota }),
+  quotas_left: Type.Object(
+    { webhooks: Quota, addresses: Quota, requests: Quota, transactions: Quota },
+    { description: 'What is left this period (GET /api/account/plan: out of what)' },
+  ),
 });
 
 export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -40,12 +41,42 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       schema: routeSchema({
         summary: 'Plan, subscription and what is left of each quota',
         description:
-          'This request itself counts against the requests quota before quotas_left is computed. It is the one route that still answers when the plan has lapsed (every other answers 402), so `status`, `ends_at` and `is_subscribed` say why.',
+          'This request itself counts against the requests quota before quotas_left is computed. It still answers when the plan has lapsed (as do the plan, the token routes and sign-out; every other answers 402), so `status`, `ends_at` and `is_subscribed` say why.',
         tags: ['account'],
         data: AccountInfo,
         whileLapsed: true,
       }),
     },
     async (request, reply) => sendOk(reply, await ctx.accounts.info(request.userId), 'Account info fetched'),
+  );
+
+  app.get(
+    '/api/account/plan',
+    {
+      config: { whileLapsed: true },
+      schema: routeSchema({
+        summary: "Your plan's quotas per period (what quotas_left counts down from) and its rate limit",
+        tags: ['account'],
+        data: Type.Object({
+          name: Type.String(),
+          period: Type.String({
+            description: 'day, month or year: how often the request and transaction quotas reset',
+          }),
+          quotas: Type.Object({ webhooks: Quota, addresses: Quota, requests: Quota, transactions: Quota }),
+          rate: Type.Union(
+            [
+              Type.Object({
+                requests: Type.Integer({ description: 'A burst of this many requests at once' }),
+                seconds: Type.Integer({ description: 'given back evenly over this many seconds' }),
+              }),
+              Type.Null(),
+            ],
+            { description: 'Rate limit per API token (the RateLimit-* headers count it down); null: none' },
+          ),
+        }),
+        whileLapsed: true,
+      }),
+    },
+    async (request, reply) => sendOk(reply, await ctx.accounts.plan(request.userId), 'Plan fetched'),
   );
 }

@@ -143,7 +143,8 @@ const NotificationOut = Type.Object({
 const Created = Type.Object({
   webhook: Type.String({ description: 'The new webhook id' }),
   secret: Type.String({
-    description: 'Signing secret (whsec_...), shown once: verify webhook-signature and X-Signature with it',
+    description:
+      'Signing secret (whsec_...): verify webhook-signature and X-Signature with it; GET .../{id}/secret shows it again',
   }),
 });
 
@@ -366,6 +367,31 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       );
       return sendOk(reply, [], 'Webhook deleted');
     },
+  );
+
+  app.get<{ Params: { chain: string; id: string } }>(
+    '/api/v2/:chain/webhooks/:id/secret',
+    {
+      schema: routeSchema({
+        summary: "The webhook's current signing secret (whsec_...)",
+        description: 'What verifies webhook-signature and X-Signature now; after a rotation, the new one.',
+        tags,
+        params: IdParams,
+        data: Type.Object({ secret: Type.String() }),
+        errors: [404],
+      }),
+    },
+    async (request, reply) =>
+      sendOk(
+        reply,
+        await webhooks.secret(
+          request.userId,
+          chainOf(request.params.chain),
+          request.network,
+          request.params.id,
+        ),
+        'Secret fetched',
+      ),
   );
 
   app.post<{ Params: { chain: string; id: string } }>(
