@@ -12,6 +12,7 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY scripts/build.sh scripts/
 COPY src src
 COPY devnets devnets
+COPY dashboard dashboard
 RUN scripts/build.sh --production
 
 FROM node:22-bookworm-slim AS runtime
@@ -24,6 +25,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist/src dist/src
+COPY --from=build /app/dist/dashboard dist/dashboard
 # The OpenAPI document reads the version from it.
 COPY --from=build /app/dist/package.json dist/
 COPY scripts/healthcheck.mjs scripts/
