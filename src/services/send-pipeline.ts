@@ -29,11 +29,22 @@ export interface SendPipelineDeps {
   familyOf: (chain: ChainName) => FamilyModule | undefined;
 }
 
-/** Who sends, on which chain and network. */
+/**
+ * The Idempotency-Key a send runs under. `starting` is called once, just before the transaction goes to
+ * the node, and throws when the key is no longer this request's (then nothing is sent); the history entry
+ * names `id`, so a request cut short by a restart is answered from the history, never sent again.
+ */
+export interface SendAttempt {
+  readonly id: string;
+  starting(): Promise<void>;
+}
+
+/** Who sends, on which chain and network, and under which Idempotency-Key, if any. */
 export interface SendScope {
   userId: string;
   chain: ChainName;
   network: Network;
+  attempt?: SendAttempt | null;
 }
 
 /**
@@ -64,6 +75,7 @@ export class SendPipeline {
       }
       // Another address's key is refused once built, so that the refusal can name the transaction (Tron).
       if (key.signs === false) throw family.sends.keyRefused(key.signer, prepared.from, built.txid);
+      await scope.attempt?.starting();
       try {
         const sent = await built.send(key.privateKey);
         await this.recordSent(scope, prepared.record, sent.txid);
@@ -95,6 +107,7 @@ export class SendPipeline {
       const keys = await wrongPasswordIs401(() =>
         this.deps.hdWallets.signingKeys({ ...scope, codec }, prepared.wallet, password, [...built.signers]),
       );
+      await scope.attempt?.starting();
       try {
         const sent = await built.send(new Map(keys.map((key) => [key.address, key.privateKey])));
         await this.recordSent(scope, prepared.record, sent.txid);
@@ -112,6 +125,7 @@ export class SendPipeline {
     // Read before broadcasting: once the node has the transaction, a failed lookup must not hide it.
     const record = await signed.record();
     return this.deps.quotas.withTransactionQuota(scope.userId, async () => {
+      await scope.attempt?.starting();
       try {
         const txid = await signed.broadcast();
         await this.recordSent(scope, record, txid);
@@ -152,7 +166,7 @@ export class SendPipeline {
 
   private async recordSent(scope: SendScope, record: SendRecord, txid: string) {
     await this.deps.transactions.record({
-      ...scope,
+      ...entryScope(scope),
       ...record,
       txid,
       response: this.family(scope.chain).sends.sentResponse(txid),
@@ -164,6 +178,11 @@ export class SendPipeline {
   private async recordFailure(scope: SendScope, record: SendRecord, txid: string | null, error: unknown) {
     if (!(error instanceof ApiError) || error.message === VALIDATION_FAILED) return;
     const row = this.family(scope.chain).sends.failureRow(error, txid);
-    await this.deps.transactions.record({ ...scope, ...record, ...row });
+    await this.deps.transactions.record({ ...entryScope(scope), ...record, ...row });
   }
+}
+
+/** The history entry's owner, place and idempotency key row. */
+function entryScope({ attempt, ...scope }: SendScope) {
+  return { ...scope, idempotencyId: attempt?.id ?? null };
 }

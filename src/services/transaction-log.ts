@@ -38,6 +38,8 @@ export interface NewTransaction {
   tokenid?: string | null;
   response: unknown;
   httpStatus: number;
+  /** The idempotency key's row the send ran under (idempotency_keys.id). */
+  idempotencyId?: string | null;
 }
 
 export interface Page<T> {
@@ -71,6 +73,7 @@ export class TransactionLog {
         tokenid: entry.tokenid ?? null,
         response_json: entry.response === undefined ? null : JSON.stringify(entry.response),
         http_status: entry.httpStatus,
+        idempotency_id: entry.idempotencyId ?? null,
         created_at: at,
         updated_at: at,
       })

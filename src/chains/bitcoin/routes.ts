@@ -86,6 +86,7 @@ const bitcoinTransactionRoutes: FastifyPluginAsyncTypebox<{
     userId: request.userId,
     chain: 'bitcoin',
     network: request.network,
+    attempt: request.sendAttempt,
   });
   const walletSource = (request: FastifyRequest, wallet: string): WalletSource => ({
     shared: wallets,

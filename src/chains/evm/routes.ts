@@ -170,7 +170,12 @@ const evmChainRoutes: FastifyPluginAsyncTypebox<{ chain: EvmChainName; parts: Ev
   app.addHook('preHandler', refuseMistypedAddresses);
   const net = (r: { network: Network }) => r.network;
   /** Who sends, where: the send pipeline's scope. */
-  const sender = (r: FastifyRequest) => ({ userId: r.userId, chain, network: net(r) });
+  const sender = (r: FastifyRequest) => ({
+    userId: r.userId,
+    chain,
+    network: net(r),
+    attempt: r.sendAttempt,
+  });
   const CREATED = 'Succesfully created transaction';
 
   app.post(

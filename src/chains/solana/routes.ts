@@ -78,6 +78,7 @@ const solanaTransactionRoutes: FastifyPluginAsyncTypebox<{
     userId: request.userId,
     chain: 'solana',
     network: request.network,
+    attempt: request.sendAttempt,
   });
 
   app.post(

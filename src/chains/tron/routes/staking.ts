@@ -52,7 +52,7 @@ export const tronStakingRoutes: FastifyPluginAsyncTypebox<{
         sendOk(
           reply,
           await pipeline.send(
-            { userId: request.userId, chain: 'tron', network: request.network },
+            { userId: request.userId, chain: 'tron', network: request.network, attempt: request.sendAttempt },
             request.body,
             sends.stake(request.network, action, request.body),
           ),

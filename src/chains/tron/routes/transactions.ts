@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { sendOk } from '../../../http/envelope.ts';
 import { routeSchema } from '../../../http/route-schema.ts';
 import type { SendPipeline, SendScope } from '../../../services/send-pipeline.ts';
-import type { Network } from '../../types.ts';
 import type { TronSends } from '../sends.ts';
 import {
   Amount,
@@ -32,10 +32,11 @@ export const tronTransactionRoutes: FastifyPluginAsyncTypebox<{
   sends: TronSends;
 }> = async (app, { pipeline, sends }) => {
   /** Who sends, where: the send pipeline's scope. */
-  const sender = (request: { userId: string; network: Network }): SendScope => ({
+  const sender = (request: Pick<FastifyRequest, 'userId' | 'network' | 'sendAttempt'>): SendScope => ({
     userId: request.userId,
     chain: 'tron',
     network: request.network,
+    attempt: request.sendAttempt,
   });
   app.post(
     '/transactions',
