@@ -11,6 +11,8 @@ export async function syncPlans(db: Kysely<Database>, plans: PlanConfig[], now =
       quota_addresses: plan.quotas.addresses,
       quota_requests: plan.quotas.requests,
       quota_transactions: plan.quotas.transactions,
+      rate_requests: plan.rate?.requests ?? null,
+      rate_seconds: plan.rate?.seconds ?? null,
       updated_at: now.toISOString(),
     };
     await db
@@ -31,6 +33,10 @@ export function planFromRow(row: PlansTable): PlanConfig {
       requests: row.quota_requests,
       transactions: row.quota_transactions,
     },
+    rate:
+      row.rate_requests === null || row.rate_seconds === null
+        ? null
+        : { requests: row.rate_requests, seconds: row.rate_seconds },
   };
 }
 

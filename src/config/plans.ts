@@ -10,25 +10,52 @@ export interface PlanQuotas {
 
 export type QuotaPeriod = 'day' | 'month' | 'year';
 
+/**
+ * How fast one API token may call: a burst of `requests` at once, given back evenly over `seconds` (one
+ * every `seconds/requests`). `null` on a plan means no rate limit.
+ */
+export interface PlanRate {
+  requests: number;
+  seconds: number;
+}
+
 export interface PlanConfig {
   name: string;
   period: QuotaPeriod;
   quotas: PlanQuotas;
+  rate: PlanRate | null;
 }
 
-/** Chaingateway's published plans (monthly); override with PLANS. */
+/** The longest rate window a plan may set: a day (longer windows are what the quotas are for). */
+export const MAX_RATE_SECONDS = 86_400;
+/** The most requests a rate may allow per window. */
+export const MAX_RATE_REQUESTS = 1_000_000;
+
+/**
+ * Chaingateway's published plans (monthly); override with PLANS. Their rates per token are the gateway's
+ * own (Chaingateway publishes none): bursts a client's batch jobs need, well under what one instance serves.
+ */
 export const DEFAULT_PLANS: PlanConfig[] = [
-  plan('plus', 375, 750, 50_000, 500),
-  plan('pro', 1_500, 3_000, 200_000, 2_000),
-  plan('premium', 7_500, 30_000, 2_000_000, 20_000),
-  plan('enterprise', 25_000, 100_000, 200_000_000, 100_000),
+  plan('plus', [375, 750, 50_000, 500], 50),
+  plan('pro', [1_500, 3_000, 200_000, 2_000], 100),
+  plan('premium', [7_500, 30_000, 2_000_000, 20_000], 250),
+  plan('enterprise', [25_000, 100_000, 200_000_000, 100_000], 500),
 ];
 
-function plan(name: string, webhooks: number, addresses: number, requests: number, transactions: number) {
-  return { name, period: 'month' as const, quotas: { webhooks, addresses, requests, transactions } };
+function plan(
+  name: string,
+  [webhooks, addresses, requests, transactions]: [number, number, number, number],
+  perSecond: number,
+): PlanConfig {
+  return {
+    name,
+    period: 'month',
+    quotas: { webhooks, addresses, requests, transactions },
+    rate: { requests: perSecond, seconds: 1 },
+  };
 }
 
-/** PLANS: a JSON array of `{name, period, quotas}`. */
+/** PLANS: a JSON array of `{name, period, quotas, rate}`. */
 export function parsePlans(raw: string, variable: string): PlanConfig[] {
   let parsed: unknown;
   try {
@@ -48,7 +75,7 @@ export function parsePlans(raw: string, variable: string): PlanConfig[] {
 function parsePlan(item: unknown, index: number, variable: string): PlanConfig {
   const where = `plan #${index + 1}`;
   if (typeof item !== 'object' || item === null) throw new ConfigError(variable, `${where} is not an object`);
-  const { name, period = 'month', quotas } = item as Record<string, unknown>;
+  const { name, period = 'month', quotas, rate = null } = item as Record<string, unknown>;
   if (typeof name !== 'string' || !/^[a-z0-9_-]{1,40}$/i.test(name)) {
     throw new ConfigError(variable, `${where} needs a name of letters, digits, - or _`);
   }
@@ -75,5 +102,20 @@ function parsePlan(item: unknown, index: number, variable: string): PlanConfig {
       requests: quota('requests'),
       transactions: quota('transactions'),
     },
+    rate: parseRate(rate, name, variable),
   };
+}
+
+/** `{"requests": 50, "seconds": 1}`; absent or `null`: no rate limit. */
+function parseRate(rate: unknown, plan: string, variable: string): PlanRate | null {
+  if (rate === null) return null;
+  const shape = `plan ${plan}: rate must be null or {"requests": 1..${MAX_RATE_REQUESTS}, "seconds": 1..${MAX_RATE_SECONDS}}`;
+  if (typeof rate !== 'object' || Array.isArray(rate)) throw new ConfigError(variable, shape);
+  const { requests, seconds } = rate as Record<string, unknown>;
+  const whole = (value: unknown, max: number): value is number =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= max;
+  if (!whole(requests, MAX_RATE_REQUESTS) || !whole(seconds, MAX_RATE_SECONDS)) {
+    throw new ConfigError(variable, shape);
+  }
+  return { requests, seconds };
 }

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
 import { startMetricsServer } from '../../src/http/metrics-server.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { freePort } from '../helpers/processes.ts';
 
 /**
  * Readiness and node metrics against real nodes: two Tron devnets at different heights on mainnet, and a
@@ -10,7 +9,8 @@ import { freePort } from '../helpers/processes.ts';
  */
 let ahead: TronDevnet;
 let behind: TronDevnet;
-let dead: string;
+// Port 1: nothing listens there, and unlike a freed port no other test's server can take it meanwhile.
+const dead = 'http://127.0.0.1:1';
 const gateways: TestGateway[] = [];
 
 async function gateway(env: Record<string, string> = {}): Promise<TestGateway> {
@@ -36,7 +36,6 @@ beforeAll(async () => {
     startTronDevnet({ blockIntervalMs: null }),
   ]);
   await ahead.mine(5);
-  dead = `http://127.0.0.1:${await freePort()}`;
 });
 
 afterAll(async () => {

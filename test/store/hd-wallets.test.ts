@@ -77,6 +77,7 @@ beforeAll(async () => {
       name: 'tiny',
       period: 'month',
       quotas: { webhooks: 1, addresses: 3, requests: null, transactions: null },
+      rate: null,
     },
   ]);
   users = new UserDirectory(store.db, config.defaultPlan);

@@ -133,6 +133,7 @@ describe('loadConfig', () => {
       name: 'x',
       period: 'day',
       quotas: { webhooks: null, addresses: 1, requests: 2, transactions: 3 },
+      rate: null,
     });
   });
 });
