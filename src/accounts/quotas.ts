@@ -5,6 +5,7 @@ import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
 import { nextPeriodStart, periodStart } from './periods.ts';
 import { planFromRow } from './plans.ts';
+import { RequestMeter } from './request-meter.ts';
 
 /** Resources consumed per period. */
 export type MeteredResource = 'requests' | 'transactions';
@@ -29,16 +30,21 @@ const EXHAUSTED: Record<MeteredResource | HeldResource, string> = {
 
 /**
  * Plan quotas. Metered resources are reserved before the work and released if it fails, so concurrent
- * requests can never overshoot a limit; held resources are counted from their own tables.
+ * requests can never overshoot a limit (requests through the in-memory RequestMeter, transactions in the
+ * database); held resources are counted from their own tables.
  */
 export class QuotaService {
   private readonly counters = new Map<HeldResource, HeldCounter>();
+  /** Requests are counted in memory and written in batches: no database write per request. */
+  readonly requests: RequestMeter;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.requests = new RequestMeter(db);
+  }
 
   registerCounter(resource: HeldResource, counter: HeldCounter): void {
     this.counters.set(resource, counter);
@@ -61,6 +67,10 @@ export class QuotaService {
     const start = periodStart(plan.period, now).toISOString();
     const limit = plan.quotas[kind];
     if (limit !== null && limit <= 0) throw this.exhausted(kind, plan, now);
+    if (kind === 'requests') {
+      if (!(await this.requests.take(userId, start, limit))) throw this.exhausted(kind, plan, now);
+      return { userId, kind, periodStart: start };
+    }
     const taken = await this.db
       .insertInto('quota_usage')
       .values({ user_id: userId, period_start: start, [kind]: 1 })
@@ -78,6 +88,7 @@ export class QuotaService {
   /** Gives back a reserved unit when the work it paid for did not succeed. */
   async release(reservation: Reservation): Promise<void> {
     const { userId, kind, periodStart: start } = reservation;
+    if (kind === 'requests') return this.requests.giveBack(userId, start);
     await this.db
       .updateTable('quota_usage')
       .set((eb) => ({ [kind]: eb(kind, '-', 1) }))
@@ -130,16 +141,18 @@ export class QuotaService {
   ): Promise<{ quotas: Record<MeteredResource | HeldResource, number | null>; resetsAt: Date }> {
     const plan = await this.planOf(userId);
     const now = this.now();
+    const start = periodStart(plan.period, now).toISOString();
     const usage = await this.db
       .selectFrom('quota_usage')
       .select(['requests', 'transactions'])
       .where('user_id', '=', userId)
-      .where('period_start', '=', periodStart(plan.period, now).toISOString())
+      .where('period_start', '=', start)
       .executeTakeFirst();
+    const requests = (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
     const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
     return {
       quotas: {
-        requests: left(plan.quotas.requests, usage?.requests ?? 0),
+        requests: left(plan.quotas.requests, requests),
         transactions: left(plan.quotas.transactions, usage?.transactions ?? 0),
         addresses: left(plan.quotas.addresses, await this.countHeld(userId, 'addresses')),
         webhooks: left(plan.quotas.webhooks, await this.countHeld(userId, 'webhooks')),

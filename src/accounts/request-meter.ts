@@ -1,0 +1,148 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.ts';
+
+/** One user's requests in one quota period, as this process sees them. */
+interface Count {
+  userId: string;
+  periodStart: string;
+  /** The database's count when last read or written; null until read. */
+  stored: number | null;
+  /** Taken (or given back, negative) here and not yet written. */
+  unwritten: number;
+  /** Being added to the database now: still counted until the write answers the new total. */
+  writing: number;
+  loading: Promise<void> | null;
+  /** Takes waiting for the stored count: while any waits, a flush keeps the count. */
+  waiting: number;
+}
+
+/** How often the counts taken in memory are written to the database: the most a crash can lose. */
+export const METER_FLUSH_MS = 250;
+
+/**
+ * The requests quota, counted in memory and written in batches, so an authenticated request costs no
+ * database write. Within one process the count is exact: a unit is taken synchronously against the stored
+ * count plus what this process took since, so concurrent requests never overshoot. Every METER_FLUSH_MS
+ * the units taken are added to the database in one statement per user, which answers the new total (with
+ * other instances' units in it). Limits of this design, documented in the README: a crash loses at most
+ * the last interval's units (never counted: in the user's favour); several instances each admit against
+ * what they last read, so together they may overshoot a limit by what the others took within one interval.
+ */
+export class RequestMeter {
+  private readonly counts = new Map<string, Count>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly flushMs = METER_FLUSH_MS,
+  ) {}
+
+  /** Takes a unit when fewer than `limit` (null: unlimited) are used this period; false when spent. */
+  async take(userId: string, periodStart: string, limit: number | null): Promise<boolean> {
+    const count = this.countOf(userId, periodStart);
+    if (limit !== null && count.stored === null) {
+      count.loading ??= this.load(count);
+      count.waiting++;
+      try {
+        await count.loading;
+      } finally {
+        count.waiting--;
+      }
+    }
+    if (limit !== null && (count.stored ?? 0) + count.writing + count.unwritten >= limit) return false;
+    count.unwritten++;
+    this.schedule();
+    return true;
+  }
+
+  giveBack(userId: string, periodStart: string): void {
+    this.countOf(userId, periodStart).unwritten--;
+    this.schedule();
+  }
+
+  /** Units this process took (net) that the database does not hold yet. */
+  unwritten(userId: string, periodStart: string): number {
+    const count = this.counts.get(key(userId, periodStart));
+    return count === undefined ? 0 : count.unwritten + count.writing;
+  }
+
+  /** Writes what is pending now (the gateway calls it when it stops). */
+  async flush(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.flushing = this.flushing.then(() => this.write());
+    await this.flushing;
+  }
+
+  private countOf(userId: string, periodStart: string): Count {
+    const id = key(userId, periodStart);
+    let count = this.counts.get(id);
+    if (count === undefined) {
+      count = { userId, periodStart, stored: null, unwritten: 0, writing: 0, loading: null, waiting: 0 };
+      this.counts.set(id, count);
+    }
+    return count;
+  }
+
+  private async load(count: Count): Promise<void> {
+    try {
+      const row = await this.db
+        .selectFrom('quota_usage')
+        .select('requests')
+        .where('user_id', '=', count.userId)
+        .where('period_start', '=', count.periodStart)
+        .executeTakeFirst();
+      count.stored = row?.requests ?? 0;
+    } finally {
+      count.loading = null;
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => void this.flush().catch(() => {}), this.flushMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Adds each count's pending units in one statement per user and keeps the total it answers. A count with
+   * nothing pending is dropped, so the next request reads the database afresh (other instances' units).
+   */
+  private async write(): Promise<void> {
+    for (const [id, count] of this.counts) {
+      const delta = count.unwritten;
+      if (delta === 0) {
+        if (count.waiting === 0) this.counts.delete(id);
+        continue;
+      }
+      count.unwritten -= delta;
+      count.writing = delta;
+      try {
+        const row = await this.db
+          .insertInto('quota_usage')
+          .values({ user_id: count.userId, period_start: count.periodStart, requests: Math.max(0, delta) })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => {
+              const total = eb('quota_usage.requests', '+', delta);
+              // A unit given back after its period's count was written never takes the count below 0.
+              return { requests: eb.case().when(total, '<', 0).then(0).else(total).end() };
+            }),
+          )
+          .returning('requests')
+          .executeTakeFirstOrThrow();
+        count.stored = row.requests;
+      } catch (error) {
+        // Kept for the next interval: a database hiccup delays the count, it does not lose it.
+        count.unwritten += delta;
+        throw error;
+      } finally {
+        count.writing = 0;
+      }
+    }
+  }
+}
+
+function key(userId: string, periodStart: string): string {
+  return `${userId}|${periodStart}`;
+}
