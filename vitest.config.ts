@@ -7,14 +7,18 @@ import { defineConfig } from 'vitest/config';
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
 const postgresApiTests = [
   'auth',
+  'dashboard-session',
   'evm',
   'evm-reconcile',
   'evm-token-sends',
   'fuzz',
   'hardening',
+  'idempotency',
   'password-throttle',
   'quotas',
+  'rate-limits',
   'tron',
+  'webhooks-bitcoin-reorg',
   'webhooks-evm',
   'webhooks-tron',
 ];

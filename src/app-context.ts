@@ -1,5 +1,8 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import type { QuotaService } from './accounts/quotas.ts';
+import type { RateLimiter } from './accounts/rate-limiter.ts';
+import type { SessionStore } from './accounts/sessions.ts';
+import type { SignIn } from './accounts/sign-in.ts';
 import type { UserDirectory } from './accounts/users.ts';
 import type { FamilyParts } from './chains/family.ts';
 import type { ChainRegistry } from './chains/registry.ts';
@@ -29,7 +32,12 @@ export interface AppContext {
   store: Store;
   registry: ChainRegistry;
   users: UserDirectory;
+  /** Dashboard sessions (cookie auth beside the API tokens). */
+  sessions: SessionStore;
+  signIn: SignIn;
   quotas: QuotaService;
+  /** Per-token request rates: in this process, or shared through Redis (REDIS_URL). */
+  rateLimiter: RateLimiter;
   accounts: AccountService;
   addressKeys: AddressKeys;
   hdWallets: HdWallets;

@@ -18,7 +18,7 @@ import type { LogFormat } from './logger.ts';
 
 export type { EndpointsConfig, NodeEndpointConfig } from './config/endpoints.ts';
 export { ConfigError, type ConfigProblem } from './config/error.ts';
-export type { PlanConfig, PlanQuotas, QuotaPeriod } from './config/plans.ts';
+export type { PlanConfig, PlanQuotas, PlanRate, QuotaPeriod } from './config/plans.ts';
 export type { RequiredChains } from './config/required-chains.ts';
 export { redactUrl } from './config/setting.ts';
 
@@ -41,6 +41,8 @@ export interface Config {
   metrics: { host: string; port: number } | null;
   /** How long a plan past its end date keeps working before the API answers 402. */
   planGraceMs: number;
+  /** Where rate limits are shared across instances (REDIS_URL; unset: in this process), and its key prefix. */
+  redis: { url: string | undefined; prefix: string };
   nodeTimeoutMs: number;
   nodeRetries: number;
   /** How often every node endpoint is asked for its head (readiness, node metrics). */
@@ -69,6 +71,10 @@ export interface Config {
   passwordThrottle: PasswordThrottleSettings;
   /** Key derivations at once, and how many one user may have waiting (the KDF_* variables). */
   kdf: KdfLimits;
+  /** The dashboard: whether anyone may sign up, and how long a sign-in lasts. */
+  dashboard: { signupOpen: boolean; sessionMs: number };
+  /** How long an Idempotency-Key is remembered (IDEMPOTENCY_KEY_HOURS). */
+  idempotencyKeyMs: number;
   /** Which background roles this process runs beside the API. */
   roles: { api: boolean; watcher: boolean; deliverer: boolean };
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
@@ -134,6 +140,7 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
     plans,
     defaultPlan: v.DEFAULT_PLAN ?? plans[0]!.name,
     planGraceMs: v.PLAN_GRACE_DAYS * 86_400_000,
+    redis: { url: v.REDIS_URL, prefix: v.REDIS_PREFIX },
     metrics: v.METRICS_PORT === null ? null : { host: v.METRICS_HOST, port: v.METRICS_PORT },
     nodeTimeoutMs: v.NODE_TIMEOUT_MS,
     nodeRetries: v.NODE_RETRIES,
@@ -151,6 +158,8 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
       maxLockoutSeconds: v.PASSWORD_LOCKOUT_MAX_SECONDS,
     },
     kdf: { concurrency: v.KDF_CONCURRENCY, maxQueuedPerOwner: v.KDF_MAX_QUEUED_PER_USER },
+    dashboard: { signupOpen: v.DASHBOARD_SIGNUP === 'open', sessionMs: v.SESSION_HOURS * 3_600_000 },
+    idempotencyKeyMs: v.IDEMPOTENCY_KEY_HOURS * 3_600_000,
     prices: {
       providers: v.PRICE_PROVIDERS,
       ...optional('coingeckoUrl', v.COINGECKO_URL),

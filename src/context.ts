@@ -1,4 +1,9 @@
+import type { Registry as MetricsRegistry } from 'prom-client';
 import { QuotaService } from './accounts/quotas.ts';
+import { LocalRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
+import { RedisRateLimiter } from './accounts/redis-rate-limiter.ts';
+import { SessionStore } from './accounts/sessions.ts';
+import { SignIn } from './accounts/sign-in.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
 import { CHAIN_FAMILIES, FAMILIES, familyOf, familySettings } from './chains/families.ts';
@@ -73,13 +78,18 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now);
   const transactions = new TransactionLog(store.db, now);
   const hdWallets = new HdWallets(store.db, quotas, passwordThrottle, now);
+  const users = new UserDirectory(store.db, config.defaultPlan, now);
+  const sessions = new SessionStore(store.db, config.dashboard.sessionMs, now);
   const shared: SharedServices = {
     config,
     logger,
     store,
     registry,
-    users: new UserDirectory(store.db, config.defaultPlan, now),
+    users,
+    sessions,
+    signIn: new SignIn(store.db, users, sessions, passwordThrottle, config.dashboard.signupOpen, now),
     quotas,
+    rateLimiter: rateLimiterOf(config, logger, metrics),
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     addressKeys,
     hdWallets,
@@ -124,9 +134,18 @@ export async function createContext(config: Config, options: ContextOptions): Pr
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.nodeMonitor.stop();
+  // The requests counted since the last batch reach the database before it closes.
+  await ctx.quotas.requests.flush();
   await ctx.prices.close();
   await ctx.registry.closeAll();
+  await ctx.rateLimiter.close();
   await ctx.store.close();
+}
+
+/** Shared through Redis when REDIS_URL is set; else this process's own (the clock is real time, always). */
+function rateLimiterOf(config: Config, logger: Logger, metrics: MetricsRegistry): RateLimiter {
+  const { url, prefix } = config.redis;
+  return url === undefined ? new LocalRateLimiter() : new RedisRateLimiter({ url, prefix, logger, metrics });
 }
 
 function allowlistOf(config: Config): IpAllowlist {

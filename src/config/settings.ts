@@ -89,7 +89,7 @@ export const SETTINGS = {
   PLANS: setting({
     computed: "Chaingateway's plans",
     meaning:
-      'JSON array of `{"name","period","quotas":{"webhooks","addresses","requests","transactions"}}`; `null` is unlimited; period `day`, `month` or `year`',
+      'JSON array of `{"name","period","quotas":{"webhooks","addresses","requests","transactions"},"rate":{"requests","seconds"}}`; `null` is unlimited; period `day`, `month` or `year`; no `rate`: no rate limit',
     parse: parsePlans,
   }),
   DEFAULT_PLAN: setting({ computed: 'the first plan', meaning: 'plan given to new users', parse: text }),
@@ -97,6 +97,17 @@ export const SETTINGS = {
     default: '3',
     meaning: 'days a plan past its end keeps working before the API answers 402',
     parse: wholeNumber(0, 365),
+  }),
+  REDIS_URL: setting({
+    meaning:
+      '`redis://[user:password@]host:6379[/db]` (or `rediss://`): rate limits shared by every instance; unset: each instance counts its own',
+    secret: true,
+    parse: redisUrl,
+  }),
+  REDIS_PREFIX: setting({
+    default: 'switchyard:',
+    meaning: 'put before every Redis key, so gateways sharing one Redis keep apart',
+    parse: text,
   }),
   METRICS_HOST: setting({
     default: '127.0.0.1',
@@ -192,6 +203,22 @@ export const SETTINGS = {
     meaning: 'key operations one user may have waiting before 429 `Too many key operations in progress`',
     parse: wholeNumber(1, 10_000),
   }),
+  DASHBOARD_SIGNUP: setting({
+    default: 'closed',
+    meaning:
+      '`open`: anyone may create an account at /dashboard; `closed`: `npm run cli -- user create` does (the sandbox: open)',
+    parse: oneOf(['open', 'closed'] as const),
+  }),
+  SESSION_HOURS: setting({
+    default: '12',
+    meaning: 'how long a dashboard sign-in lasts',
+    parse: wholeNumber(1, 720),
+  }),
+  IDEMPOTENCY_KEY_HOURS: setting({
+    default: '24',
+    meaning: 'how long an `Idempotency-Key` is remembered; after that the same key runs its request again',
+    parse: wholeNumber(1, 720),
+  }),
   PRICE_PROVIDERS: setting({
     default: 'coingecko,binance',
     meaning:
@@ -228,6 +255,11 @@ export type SettingValues = { [K in SettingName]: ReturnType<(typeof SETTINGS)[K
 function databaseUrl(raw: string, name: string): string {
   if (/^postgres(ql)?:\/\//.test(raw) || raw.startsWith('sqlite:')) return raw;
   throw new ConfigError(name, 'must start with postgres://, postgresql:// or sqlite:');
+}
+
+function redisUrl(raw: string, name: string): string {
+  if (/^rediss?:\/\/[^\s]+$/.test(raw)) return raw;
+  throw new ConfigError(name, 'must start with redis:// or rediss://');
 }
 
 function masterKey(raw: string, name: string): string {

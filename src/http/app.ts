@@ -4,15 +4,19 @@ import type { AppContext } from '../app-context.ts';
 import { FAMILIES } from '../chains/families.ts';
 import { registerBodyParsers } from './body-parsers.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './error-handling.ts';
+import { documentIdempotencyKeys, registerIdempotency } from './idempotency.ts';
 import { instrumentRequests } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { OneLinePerRequest } from './request-log.ts';
 import { accountRoutes } from './routes/account.ts';
+import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { chainRoutes } from './routes/chain/index.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
 import { faucetRoutes } from './routes/faucet.ts';
 import { healthRoutes } from './routes/health.ts';
 import { pricesRoutes } from './routes/prices.ts';
+import { sessionRoutes } from './routes/session.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { strictValidatorCompiler } from './strict-validation.ts';
 import { refuseNulCharacters } from './text-guard.ts';
@@ -48,8 +52,10 @@ export async function buildApp(
   registerErrorHandling(app, (chain) => ctx.registry.supports(chain), ctx.troubleLog);
   await registerBodyParsers(app, ctx.config.bodyLimitBytes);
   refuseNulCharacters(app);
+  documentIdempotencyKeys(app);
   await registerOpenApi(app);
   registerRequestContext(app, ctx);
+  registerIdempotency(app, ctx);
   instrumentRequests(app, ctx.metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -57,6 +63,9 @@ export async function buildApp(
 
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });
+  await app.register(apiTokenRoutes, { ctx });
+  await app.register(sessionRoutes, { ctx });
+  await app.register(dashboardRoutes);
   await app.register(chainRoutes, { ctx, families: FAMILIES });
   for (const parts of ctx.familyParts.values()) await app.register(parts.routes);
   await app.register(webhookRoutes, { ctx });

@@ -15,10 +15,19 @@ Chains served by this build: ${SERVED_CHAINS.map((chain) => `\`${chain}\``).join
 answers 404 \`Unsupported blockchain\`.
 
 - Every \`/api/v2/...\` path also answers under \`/v2/...\`.
-- Authenticate with \`Authorization: Bearer <token>\` (the bare token is accepted too).
+- Authenticate with \`Authorization: Bearer <token>\` (the bare token is accepted too). The dashboard
+  (\`/dashboard\`) calls the same routes with its session cookie instead, and sends the session's CSRF token
+  in \`X-CSRF-Token\` with every change.
 - \`X-Network: testnet | mainnet\` (any case, default mainnet) selects the network; any other value answers 422.
 - Bodies may be JSON, form-urlencoded or multipart/form-data.
 - Amounts are decimal strings or numbers in the asset's units; numbers keep their exact written digits.
+- An \`Idempotency-Key\` header on a POST that sends, broadcasts or creates makes a retry safe: the same key
+  with the same request answers the first answer again (\`Idempotent-Replayed: true\`) and never sends twice;
+  with another request, 422. Keys are per user and kept 24 h by default.
+
+When the plan has a rate limit, every authenticated answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and
+\`RateLimit-Reset\` (seconds); past it, 429 \`Too many requests: …\` with \`Retry-After\`. Each API token has its own
+budget; the dashboard's sessions share one per user.
 
 Every answer is an envelope: \`{status, ok: true, message, data}\` on success, \`{status, ok: false, message,
 errors: [{field, message}]}\` on failure, with \`status\` equal to the HTTP status.
@@ -28,13 +37,15 @@ errors: [{field, message}]}\` on failure, with \`status\` equal to the HTTP stat
 | 400 | a body that does not parse |
 | 401 | missing or unknown token (\`Unauthenticated.\`), or a wrong wallet password |
 | 402 | the account's plan has lapsed |
+| 403 | a session's change without its CSRF token, a route only a session may call, or sign-up is closed |
 | 404 | unknown path, unknown chain (\`Unsupported blockchain\`), or the named thing does not exist |
 | 405 | known path, other method (\`Allow\` lists the methods) |
+| 409 | a request with the same \`Idempotency-Key\` is still running (\`Retry-After\`), or its outcome is unknown after a restart |
 | 411 | a body without a length |
 | 413 | body over the size limit |
 | 415 | a body that is not JSON, form-urlencoded or multipart |
 | 422 | \`Data validation failed\`, one item per field in \`errors\`; a full quota; or a refusal by the chain |
-| 429 | request quota exhausted or too many wrong passwords (\`Retry-After\`) |
+| 429 | over the plan's rate limit for this token, request quota exhausted, or too many wrong passwords (\`Retry-After\`) |
 | 502, 503 | the chain's node refused the request, or none is reachable |`;
 
 /** `info.version` is this package's; the compatible Chaingateway version is an extension of its own. */
@@ -61,6 +72,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (`swy_...`)' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'swy_session',
+            description: 'A dashboard sign-in (`POST /api/session`); changes also need `X-CSRF-Token`',
+          },
         },
       },
     },

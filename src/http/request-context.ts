@@ -5,7 +5,11 @@ import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
 import { ApiError } from '../errors.ts';
-import { authenticate } from './auth.ts';
+import { type AuthenticatedBy, authenticate } from './auth.ts';
+import { rateCheck } from './rate-limit.ts';
+
+export const SESSION_ONLY = 'This route needs a dashboard session: sign in at /dashboard';
+
 import { networkOf } from './network.ts';
 
 declare module 'fastify' {
@@ -14,26 +18,34 @@ declare module 'fastify' {
     /** The caller; set on every route that is not public. */
     userId: string;
     quotaReservation: Reservation | null;
+    /** How the caller signed in: an API token or the dashboard's session. */
+    authenticatedBy: AuthenticatedBy | null;
   }
   interface FastifyContextConfig {
     /** No token needed and no request quota used. */
     public?: boolean;
     /** Served while the caller's plan has lapsed (the account overview, to see why). */
     whileLapsed?: boolean;
+    /** Only a dashboard session may call it (managing API tokens: a token cannot mint or revoke tokens). */
+    sessionOnly?: boolean;
   }
 }
 
 /**
- * Per request, in order: the network header (422), the chain in the path (404), the token (401), a plan
- * that still gives access (402) and one unit of the request quota (429). The unit is given back when the
- * answer is not a success, except a wrong password (401) or a throttled attempt (429): guessing costs quota.
+ * Per request, in order: the network header (422), the chain in the path (404), the token or the dashboard
+ * session with its CSRF token on a change (401, 403), the plan's rate for that token (429 with
+ * Retry-After; before the quota, so a refused request uses none), a plan that still gives access (402) and
+ * one unit of the request quota (429). The unit is given back when the answer is not a success, except a
+ * wrong password (401) or a throttled attempt (429): guessing costs quota.
  */
 export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('userId', '');
   app.decorateRequest('quotaReservation', null);
+  app.decorateRequest('authenticatedBy', null);
+  const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // Health, the document and its reference page read neither the network nor a token.
     if (request.routeOptions.config.public) return;
     request.network = networkOf(request);
@@ -42,8 +54,12 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
     // Unknown paths have no route config: they answer 404/405 without asking for a token.
     if (request.routeOptions.url === undefined) return;
-    const { userId, plan, terms } = await authenticate(request, ctx.users);
+    const { userId, plan, terms, by, tokenId } = await authenticate(request, ctx.users, ctx.sessions);
+    // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
+    await checkRate({ by, userId, tokenId }, plan, reply);
+    if (request.routeOptions.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
     request.userId = userId;
+    request.authenticatedBy = by;
     if (!request.routeOptions.config.whileLapsed) {
       const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
       if (!standing.active) throw new ApiError(402, standing.reason);

@@ -32,6 +32,8 @@ export interface RouteDoc {
   public?: boolean;
   /** Answers while the caller's plan has lapsed (no 402); the route sets `config.whileLapsed` too. */
   whileLapsed?: boolean;
+  /** Only a dashboard session may call it (403 with a token); the route sets `config.sessionOnly` too. */
+  sessionOnly?: boolean;
 }
 
 /** What each error status means on any route, with the message it carries. */
@@ -49,6 +51,11 @@ const ERRORS: Record<
     message:
       'Your starter plan expired on 2025-01-31. Renew it to use the API again; GET /api/account shows its status.',
   },
+  403: {
+    description:
+      "A change made with the dashboard's session cookie but without its CSRF token in X-CSRF-Token; on a route only a session may call, an API token",
+    message: 'Missing or wrong CSRF token',
+  },
   404: {
     description: 'The chain is not served (`Unsupported blockchain`), or what the path names does not exist',
     message: 'Unsupported blockchain',
@@ -64,8 +71,9 @@ const ERRORS: Record<
     errors: [{ field: 'to', message: 'The to field is required.' }],
   },
   429: {
-    description: 'The request quota is used up; `Retry-After` says when to come back',
-    message: 'Your request limit exceeded. Please upgrade your plan',
+    description:
+      "Over the plan's rate limit for this token (`Too many requests: …`), or the request quota is used up (`Your request limit exceeded. Please upgrade your plan`); `Retry-After` says when to come back",
+    message: 'Too many requests: 50 per second for this token; retry in 1 s',
   },
   502: {
     description: "The chain's node refused the request",
@@ -75,6 +83,17 @@ const ERRORS: Record<
     description: 'No node of this chain and network is reachable',
     message: 'tron mainnet node unavailable, try again later',
   },
+};
+
+/**
+ * The headers of an authenticated 429 (IETF draft "RateLimit header fields for HTTP", three-header form).
+ * Every authenticated answer carries the RateLimit-* ones when the caller's plan has a rate.
+ */
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': Type.String({ description: 'Whole seconds until a request is allowed again' }),
+  'RateLimit-Limit': Type.String({ description: "The plan's requests per window for this token" }),
+  'RateLimit-Remaining': Type.String({ description: 'Requests this token may still make right now' }),
+  'RateLimit-Reset': Type.String({ description: "Whole seconds until this token's full budget is back" }),
 };
 
 /** What any request whose method carries a body may be answered, whether or not the route reads one. */
@@ -90,7 +109,9 @@ const NetworkHeader = Type.Object({
 /** The statuses a route answers: its success, what every route of its kind answers, and its own. */
 function statusesOf(doc: RouteDoc): number[] {
   const hasInput = doc.body !== undefined || doc.querystring !== undefined || doc.params !== undefined;
-  const authenticated = doc.public ? [] : [401, 429, ...(doc.whileLapsed ? [] : [402])];
+  const authenticated = doc.public
+    ? []
+    : [401, 429, ...(doc.whileLapsed ? [] : [402]), ...(doc.sessionOnly ? [403] : [])];
   const chainInPath = doc.params !== undefined && 'chain' in (doc.params['properties'] ?? {});
   return [
     ...new Set([
@@ -102,12 +123,19 @@ function statusesOf(doc: RouteDoc): number[] {
   ].sort((a, b) => a - b);
 }
 
-function errorResponse(status: number, because: string | undefined, body: TSchema = ErrorEnvelope): TSchema {
+/** An error status's documented answer: what it means here, its envelope, headers and an example message. */
+export function errorResponse(
+  status: number,
+  because: string | undefined,
+  body: TSchema = ErrorEnvelope,
+  { exampleMessage, headers }: { exampleMessage?: string; headers?: Record<string, TSchema> } = {},
+): TSchema {
   const known = ERRORS[status];
-  const message = known?.message ?? 'Error';
+  const message = exampleMessage ?? known?.message ?? 'Error';
   const { $id: _shared, ...envelope } = body;
   return {
     ...envelope,
+    ...(headers === undefined ? {} : { headers }),
     description: because ?? known?.description ?? 'Error',
     examples: [{ status, ok: false, message, errors: known?.errors ?? [] }],
   };
@@ -138,18 +166,23 @@ export interface RouteSchema<Doc extends RouteDoc> {
   response: Record<number, TSchema>;
 }
 
+function securityOf(doc: RouteDoc): Record<string, string[]>[] {
+  return doc.sessionOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }];
+}
+
 /** One place that turns a route's description into its Fastify schema: validation, serialization, OpenAPI. */
 export function routeSchema<const Doc extends RouteDoc>(doc: Doc): RouteSchema<Doc> {
   const success = doc.status ?? 200;
   const response: Record<number, TSchema> = { [success]: successResponse(doc, success) };
   for (const status of statusesOf(doc)) {
-    response[status] = errorResponse(status, doc.because?.[status], doc.errorBodies?.[status]);
+    const headers = status === 429 && !doc.public ? RATE_LIMIT_HEADERS : undefined;
+    response[status] = errorResponse(status, doc.because?.[status], doc.errorBodies?.[status], { headers });
   }
   return withoutAbsentParts({
     summary: doc.summary,
     ...(doc.description === undefined ? {} : { description: doc.description }),
     tags: doc.tags,
-    ...(doc.public ? {} : { headers: NetworkHeader, security: [{ bearerAuth: [] }] }),
+    ...(doc.public ? {} : { headers: NetworkHeader, security: securityOf(doc) }),
     body: doc.body,
     querystring: doc.querystring,
     params: doc.params,
@@ -170,13 +203,16 @@ function withoutAbsentParts<Doc extends RouteDoc>(schema: RouteSchema<Doc>): Rou
 
 /**
  * A route whose method carries a body can be answered for that body (it does not parse, has no length, is
- * too large, is of another type) before its handler runs, even when it reads none: adds those statuses.
+ * too large, is of another type) before its handler runs, even when it reads none: adds those statuses,
+ * and 403 when the route is authenticated (a session's change without its CSRF token).
  */
 export function documentBodyStatuses(method: string | string[], schema: FastifySchema | undefined): void {
   const methods = Array.isArray(method) ? method : [method];
   const response = schema?.response;
   if (!methods.some((m) => BODY_METHODS.has(m)) || typeof response !== 'object' || response === null) return;
-  for (const status of BODY_STATUSES) {
+  // An authenticated change may also meet the dashboard's CSRF check.
+  const statuses = schema?.security === undefined ? BODY_STATUSES : [...BODY_STATUSES, 403];
+  for (const status of statuses) {
     if (!(status in response)) Object.assign(response, { [status]: errorResponse(status, undefined) });
   }
 }

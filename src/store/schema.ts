@@ -10,6 +10,8 @@ export interface Database extends EvmNonceDatabase {
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
   api_tokens: ApiTokensTable;
+  user_passwords: UserPasswordsTable;
+  sessions: SessionsTable;
   quota_usage: QuotaUsageTable;
   addresses: AddressesTable;
   wallets: WalletsTable;
@@ -24,6 +26,7 @@ export interface Database extends EvmNonceDatabase {
   leases: LeasesTable;
   password_failures: PasswordFailuresTable;
   counters: CountersTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export interface UsersTable {
@@ -42,6 +45,9 @@ export interface PlansTable {
   quota_addresses: number | null;
   quota_requests: number | null;
   quota_transactions: number | null;
+  /** Requests one token may make per `rate_seconds`; both null: no rate limit. */
+  rate_requests: number | null;
+  rate_seconds: number | null;
   updated_at: string;
 }
 
@@ -71,6 +77,23 @@ export interface ApiTokensTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+export interface UserPasswordsTable {
+  user_id: string;
+  /** `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url); the password itself is never stored. */
+  password_hash: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session cookie's secret, hex. */
+  id_hash: string;
+  user_id: string;
+  /** SHA-256 of the session's CSRF token, hex. */
+  csrf_hash: string;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface QuotaUsageTable {
@@ -137,6 +160,8 @@ export interface TransactionsTable {
   http_status: number | null;
   created_at: string;
   updated_at: string;
+  /** The idempotency key's row (idempotency_keys.id) the send ran under, if any. */
+  idempotency_id: Generated<string | null>;
 }
 
 export interface WebhooksTable {
@@ -217,6 +242,10 @@ export interface NotificationsTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /** When a reorg removed this transfer's block: the row no longer stops a re-inclusion's notification. */
+  left_chain_at: string | null;
+  /** On a `reverted` notification: the `transfer` notification it takes back (one each). */
+  reverts_id: string | null;
 }
 
 export interface NotificationAttemptsTable {
@@ -263,4 +292,26 @@ export interface PasswordFailuresTable {
 export interface CountersTable {
   name: string;
   value: number;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  /** The client's Idempotency-Key, as sent. */
+  key: string;
+  /** A new id for each use of the key (the history's `idempotency_id`). */
+  id: string;
+  method: string;
+  /** The route pattern (`/api/v2/:chain/transactions`). */
+  route: string;
+  /** HMAC-SHA256 of the request (route, path values, network, body) under a key from the master key. */
+  fingerprint: string;
+  state: 'running' | 'done';
+  response_status: number | null;
+  /** The answer's body, sealed with the master key. */
+  response_sealed: string | null;
+  send_started_at: string | null;
+  lease_token: string | null;
+  locked_until: string | null;
+  created_at: string;
+  expires_at: string;
 }
