@@ -1,7 +1,7 @@
 /**
- * A load generator in its own process, so the gateway under test has the cores to itself as far as two
- * processes allow: `node --import tsx bench/load-generator.ts <url> <ms> <concurrency>` prints
- * `{"perSecond": n, "failed": n}` for GET requests with keep-alive.
+ * A load generator in its own process, so the server under test has the cores to itself as far as two
+ * processes allow: `node --import tsx bench/load-generator.ts <url> <ms> <concurrency>` (headers as JSON in
+ * LOAD_HEADERS) prints `{"perSecond", "failed", "p50Ms", "p99Ms"}` for GET requests with keep-alive.
  */
 import { Pool } from 'undici';
 
@@ -9,24 +9,39 @@ const [url, durationText = '3000', concurrencyText = '32'] = process.argv.slice(
 if (url === undefined) throw new Error('usage: load-generator <url> [durationMs] [concurrency]');
 const target = new URL(url);
 const concurrency = Number(concurrencyText);
+const headers = JSON.parse(process.env['LOAD_HEADERS'] || '{}') as Record<string, string>;
 const pool = new Pool(target.origin, { connections: concurrency });
 const path = target.pathname + target.search;
 
-async function run(durationMs: number): Promise<{ perSecond: number; failed: number }> {
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function run(durationMs: number) {
   const deadline = Date.now() + durationMs;
-  let done = 0;
-  let failed = 0;
+  const latencies: number[] = [];
+  const refused = new Map<number, number>();
   const worker = async () => {
     while (Date.now() < deadline) {
-      const { statusCode, body } = await pool.request({ method: 'GET', path });
+      const sent = performance.now();
+      const { statusCode, body } = await pool.request({ method: 'GET', path, headers });
       await body.dump();
-      if (statusCode === 200) done++;
-      else failed++;
+      if (statusCode === 200) latencies.push(performance.now() - sent);
+      else refused.set(statusCode, (refused.get(statusCode) ?? 0) + 1);
     }
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { perSecond: done / ((performance.now() - started) / 1000), failed };
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    perSecond: latencies.length / seconds,
+    failed: [...refused.values()].reduce((sum, n) => sum + n, 0),
+    /** Statuses other than 200, with their counts. */
+    refused: Object.fromEntries(refused),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+  };
 }
 
 await run(500); // warm-up: connections, JIT

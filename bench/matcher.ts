@@ -84,6 +84,14 @@ export const matcherAtScale: Benchmark = {
     transfersPerSecond(large.matcher, largeBatch, 300);
     const baseline = transfersPerSecond(small.matcher, smallBatch, 2_000);
     const measured = transfersPerSecond(large.matcher, largeBatch, 2_000);
-    return { unit: 'transfers/s', baseline, measured };
+    return [
+      {
+        what: 'matcher transfers/s at 1,000,000 subscriptions, one core',
+        unit: 'transfers/s',
+        measured,
+        baseline: { what: 'the same matcher at 1,000 subscriptions', value: baseline },
+        goal: { on: 'value', op: '>=', value: 200_000 },
+      },
+    ];
   },
 };

@@ -1,0 +1,127 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+import { startBackgroundRoles } from '../src/roles.ts';
+import { enqueueNotification } from '../src/webhooks/outbox.ts';
+import { startGateway } from '../test/helpers/gateway.ts';
+import { type Benchmark, percentile } from './types.ts';
+
+const NOTIFICATIONS = 5_000;
+const WATCHED = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+/** A local receiver that keeps connections alive and answers 200 at once; counts what it got. */
+async function startReceiver() {
+  let received = 0;
+  const server = http.createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Plain POSTs per second from this process to the receiver: what any sender could do here. */
+async function plainPosts(url: string, count: number): Promise<number> {
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: 64 });
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next++ < count) {
+      const { body } = await pool.request({ method: 'POST', path: target.pathname, body: '{"txid":"x"}' });
+      await body.dump();
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+  const perSecond = count / ((performance.now() - started) / 1000);
+  await pool.close();
+  return perSecond;
+}
+
+/**
+ * Goal 4: the deliverer sending 5,000 due notifications to a local keep-alive receiver (signed, recorded
+ * row by row), against plain POSTs to the same receiver; with the API's p99 for an authenticated read
+ * measured meanwhile, one request at a time.
+ */
+export const deliveryThroughput: Benchmark = {
+  name: `webhooks: deliveries/s of ${NOTIFICATIONS.toLocaleString('en-US')} due notifications, API p99 meanwhile`,
+  async run() {
+    const receiver = await startReceiver();
+    const gw = await startGateway({
+      env: { LOG_LEVEL: 'warn', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', ROLES: 'api,deliverer' },
+    });
+    try {
+      const baseline = await plainPosts(receiver.url, NOTIFICATIONS);
+      const before = receiver.received();
+      const { token, userId } = await gw.userToken('bench@example.com', 'enterprise');
+      const hook = await gw.request('POST', '/api/v2/ethereum/webhooks', {
+        token,
+        json: { url: receiver.url, to: WATCHED },
+      });
+      const webhookId = hook.body.data.webhook as string;
+      const now = new Date();
+      await gw.ctx.store.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < NOTIFICATIONS; i++) {
+          const transfer = {
+            chain: 'ethereum' as const,
+            network: 'mainnet' as const,
+            blockNumber: BigInt(1_000 + i),
+            blockHash: `0x${i.toString(16).padStart(64, '0')}`,
+            txid: `0x${(i + 1).toString(16).padStart(64, '0')}`,
+            logIndex: 0,
+            from: null,
+            to: WATCHED,
+            contractAddress: null,
+            tokenId: null,
+            type: 'ETH',
+            amountRaw: 1_000_000_000_000_000n,
+            decimals: 18,
+            time: now,
+          };
+          await enqueueNotification(trx, { id: webhookId, userId }, transfer, 'transfer', now);
+        }
+      });
+      const latencies: number[] = [];
+      const started = performance.now();
+      const roles = startBackgroundRoles(gw.ctx);
+      try {
+        while (receiver.received() - before < NOTIFICATIONS) {
+          const sent = performance.now();
+          const res = await gw.request('GET', '/api/account', { token });
+          if (res.status !== 200) throw new Error(`GET /api/account answered ${res.status}`);
+          latencies.push(performance.now() - sent);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      } finally {
+        await roles.stop();
+      }
+      const measured = NOTIFICATIONS / ((performance.now() - started) / 1000);
+      return [
+        {
+          what: 'deliveries/s to a local keep-alive receiver',
+          unit: 'deliveries/s',
+          measured,
+          baseline: { what: 'plain POSTs/s to the same receiver', value: baseline },
+          goal: { on: 'value', op: '>=', value: 5_000 },
+        },
+        {
+          what: 'API p99 (authenticated GET /api/account) while delivering',
+          unit: 'ms',
+          measured: percentile(latencies, 99),
+          goal: { on: 'value', op: '<', value: 20 },
+          note: `${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(1)} ms`,
+        },
+      ];
+    } finally {
+      await gw.close();
+      await receiver.close();
+    }
+  },
+};
