@@ -98,6 +98,17 @@ export default defineConfig({
           env: { SWITCHYARD_TEST_DB: 'postgres' },
         },
       },
+      // Faults survived (test/fault): roles killed, nodes misbehaving behind a proxy, Postgres restarted. The
+      // short form runs in every run; `FAULT_FULL=1 npm run test:fault` runs the long one.
+      {
+        extends: true,
+        test: {
+          name: 'fault',
+          include: ['test/fault/**/*.test.ts'],
+          globalSetup: ['test/global-setup/build.ts'],
+          env: { SWITCHYARD_TEST_DB: 'postgres' },
+        },
+      },
       // One table of scenarios for every family and chain (test/conformance), on the shared devnets. On
       // SQLite only: every route and store path it takes runs on Postgres in the postgres project.
       {
