@@ -4,6 +4,11 @@ import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 let gw: TestGateway;
 let token: string;
+const UNLIMITED_PLAN = {
+  name: 'unlimited',
+  period: 'month',
+  quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
+};
 
 beforeAll(async () => {
   // Tron nodes that refuse connections: whatever reaches a node fails fast, and must fail cleanly.
@@ -12,6 +17,8 @@ beforeAll(async () => {
       TRON_MAINNET_URLS: 'http://127.0.0.1:9',
       TRON_TESTNET_URLS: 'http://127.0.0.1:9',
       NODE_RETRIES: '0',
+      // No rate limit: each of the hundreds of requests below must reach the code under test, not a 429.
+      PLANS: JSON.stringify([UNLIMITED_PLAN]),
     },
   });
   ({ token } = await gw.userToken());
