@@ -6,6 +6,7 @@ import { NodeError, NodeUnavailableError } from '../chains/node-client.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import { ApiError, type FieldError, VALIDATION_FAILED } from '../errors.ts';
 import { nodeCallsKey, type TroubleLog } from '../health/trouble-log.ts';
+import { isDatabaseUnavailable } from '../store/unavailable.ts';
 
 /** Path groups under /api/v2 that are not a blockchain name. */
 const CHAIN_AGNOSTIC_GROUPS = new Set(['webhooks', 'prices']);
@@ -88,6 +89,13 @@ export function registerErrorHandling(
     if (request.routeOptions.url === undefined) return answerUnknownRoute(request, reply);
   });
 
+  // A database outage is one warning when it starts and one line when a request succeeds again.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode < 500 && troubleLog.isFailing(DATABASE_TROUBLE)) {
+      troubleLog.recovered(DATABASE_TROUBLE, request.log, {}, 'database available again');
+    }
+    done();
+  });
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       reply.headers(error.headers);
@@ -115,6 +123,11 @@ export function registerErrorHandling(
           : `${error.chain} ${error.network} node refused the request`;
       return reply.code(status).send(errorBody(status, message));
     }
+    if (isDatabaseUnavailable(error)) {
+      troubleLog.failed(DATABASE_TROUBLE, request.log, {}, error, 'database unavailable');
+      reply.header('Retry-After', '1');
+      return reply.code(503).send(errorBody(503, DATABASE_UNAVAILABLE));
+    }
     if (error.validation) {
       const errors = fieldErrors(error.validation as AjvError[], error.validationContext);
       return reply.code(422).send(errorBody(422, VALIDATION_FAILED, errors));
@@ -136,6 +149,9 @@ declare module 'fastify' {
     bodyParsed: boolean;
   }
 }
+
+const DATABASE_TROUBLE = 'database';
+const DATABASE_UNAVAILABLE = 'Database unavailable, try again later';
 
 /** Fixed texts: Fastify's and its plugins' messages may quote the request (its path, its content type). */
 const REQUEST_ERROR_MESSAGES: Record<number, string> = {

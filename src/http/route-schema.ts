@@ -80,7 +80,8 @@ const ERRORS: Record<
     message: 'tron mainnet node refused the request',
   },
   503: {
-    description: 'No node of this chain and network is reachable',
+    description:
+      'No node of this chain and network is reachable (`… node unavailable, try again later`), or the database is not (`Database unavailable, try again later`, with `Retry-After`)',
     message: 'tron mainnet node unavailable, try again later',
   },
 };
@@ -111,7 +112,7 @@ function statusesOf(doc: RouteDoc): number[] {
   const hasInput = doc.body !== undefined || doc.querystring !== undefined || doc.params !== undefined;
   const authenticated = doc.public
     ? []
-    : [401, 429, ...(doc.whileLapsed ? [] : [402]), ...(doc.sessionOnly ? [403] : [])];
+    : [401, 429, 503, ...(doc.whileLapsed ? [] : [402]), ...(doc.sessionOnly ? [403] : [])];
   const chainInPath = doc.params !== undefined && 'chain' in (doc.params['properties'] ?? {});
   return [
     ...new Set([

@@ -125,6 +125,11 @@ async function openPostgres(connectionString: string, options: StoreOptions): Pr
     max: options.poolSize ?? 10,
     ...(pgSchema === undefined ? {} : { options: `-c search_path=${pgSchema}` }),
   });
+  // A connection the server closed (a restart, a failover) emits 'error', on the pool while idle and on
+  // the client while checked out; unheard, either ends the process. The pool drops the connection and
+  // connects anew when next needed, and the query that meets the outage reports it (503).
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return {
     db,
