@@ -228,7 +228,7 @@ export class NodeSubscription {
     const { logger } = this.#options;
     const fields = { endpoint: this.#endpoint, reason };
     // One warning when a working subscription is lost; the retries after it are not news.
-    if (this.#failures === 1) logger.warn(fields, 'node subscription lost; polling goes on, reconnecting');
+    if (this.#failures === 1) logger.warn(fields, 'node subscription down; polling goes on, reconnecting');
     else logger.debug(fields, 'node subscription still down');
     const base = this.#options.backoffBaseMs ?? 500;
     const max = this.#options.backoffMaxMs ?? 30_000;
