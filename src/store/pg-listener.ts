@@ -45,10 +45,11 @@ export class PgListener {
     this.#stopped = true;
     if (this.#retry !== null) clearTimeout(this.#retry);
     this.#retry = null;
-    await this.#connecting;
     const client = this.#client;
     this.#client = null;
+    // Ending it also ends a connection attempt under way.
     await client?.end().catch(() => undefined);
+    await this.#connecting;
   }
 
   async #connect(): Promise<void> {
@@ -58,6 +59,9 @@ export class PgListener {
       // A connection dropped without a word (a firewall, a dead host) is found out within a minute.
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
+      connectionTimeoutMillis: 10_000,
+      // What pg_stat_activity shows for it.
+      application_name: `switchyard listen ${channel}`,
       ...(pgSchema === undefined ? {} : { options: `-c search_path=${pgSchema}` }),
     });
     client.on('error', (error) => this.#lost(client, describeError(error)));

@@ -200,8 +200,11 @@ export class ChainWatcher {
     const { db, instanceId, follower } = this.options;
     const leaseMs = this.options.leaseMs ?? 15_000;
     if (this.options.enabled?.() === false) return { progressed: false, idle: true };
-    if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now())))
+    if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now()))) {
+      // A standby: the head it read as holder says nothing now.
+      this.lastHead = null;
       return { progressed: false, idle: false };
+    }
     // While idle, only look for a first subscription; the node is asked for its head now and then.
     if (
       this.sync.matcher.size === 0 &&
