@@ -15,13 +15,6 @@ export interface BackgroundRoles {
   stop(): Promise<void>;
 }
 
-/**
- * The background work beside the API: the node monitor in every process (closeContext stops it), and the
- * roles: one watcher per chain and network that can decode blocks (each takes a database lease, so one
- * instance follows a chain at a time; it reads a block when its node announces it, and polls besides) and
- * the outbox deliverer (rows are claimed, so several instances share the work; woken when rows commit,
- * and polling besides). ROLES chooses which roles a process runs.
- */
 export interface RoleOptions {
   /** The watchers' pause between polls (default 500 ms; new blocks announced by subscription wake them sooner). */
   pollMs?: number;
@@ -29,6 +22,13 @@ export interface RoleOptions {
   deliveryPollMs?: number;
 }
 
+/**
+ * The background work beside the API: the node monitor in every process (closeContext stops it), and the
+ * roles: one watcher per chain and network that can decode blocks (each takes a database lease, so one
+ * instance follows a chain at a time; it reads a block when its node announces it, and polls besides) and
+ * the outbox deliverer (rows are claimed, so several instances share the work; woken when rows commit,
+ * and polling besides). ROLES chooses which roles a process runs.
+ */
 export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {}): BackgroundRoles {
   const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const watchers: ChainWatcher[] = [];
