@@ -21,6 +21,7 @@ const postgresApiTests = [
   'webhooks-bitcoin-reorg',
   'webhooks-evm',
   'webhooks-tron',
+  'webhooks-wake',
 ];
 const postgresTests = [
   'test/store/**/*.test.ts',

@@ -22,6 +22,7 @@ import type { SendPipeline } from './services/send-pipeline.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
 import type { Store } from './store/store.ts';
 import type { NotificationLog } from './webhooks/notifications.ts';
+import type { OutboxSignal } from './webhooks/outbox-signal.ts';
 import type { WebhookService } from './webhooks/subscriptions.ts';
 import type { IpAllowlist } from './webhooks/url-guard.ts';
 
@@ -53,6 +54,8 @@ export interface AppContext {
   masterKey: MasterKey;
   webhooks: WebhookService;
   notificationLog: NotificationLog;
+  /** Tells deliverers that notifications are due (the watchers' commits, retries asked through the API). */
+  outbox: OutboxSignal;
   /** Private ranges webhook URLs may reach anyway (config WEBHOOK_ALLOW_CIDRS). */
   webhookAllowlist: IpAllowlist;
   prices: PriceService;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { EndpointsConfig } from './config/endpoints.ts';
+import type { EndpointsConfig, WsEndpointsConfig } from './config/endpoints.ts';
 import { ConfigError, type ConfigProblem } from './config/error.ts';
 import { DEFAULT_PLANS, type PlanConfig } from './config/plans.ts';
 import type { RequiredChains } from './config/required-chains.ts';
@@ -16,7 +16,7 @@ import type { KdfLimits } from './custody/kdf-scheduler.ts';
 import type { PasswordThrottleSettings } from './custody/password-throttle.ts';
 import type { LogFormat } from './logger.ts';
 
-export type { EndpointsConfig, NodeEndpointConfig } from './config/endpoints.ts';
+export type { EndpointsConfig, NodeEndpointConfig, WsEndpointsConfig } from './config/endpoints.ts';
 export { ConfigError, type ConfigProblem } from './config/error.ts';
 export type { PlanConfig, PlanQuotas, PlanRate, QuotaPeriod } from './config/plans.ts';
 export type { RequiredChains } from './config/required-chains.ts';
@@ -79,6 +79,8 @@ export interface Config {
   roles: { api: boolean; watcher: boolean; deliverer: boolean };
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
   endpoints: EndpointsConfig;
+  /** WebSocket endpoints whose new-block announcements wake the watchers; unset: the watcher only polls. */
+  wsEndpoints: WsEndpointsConfig;
 }
 
 /**
@@ -147,6 +149,7 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
     nodeProbeIntervalMs: v.NODE_PROBE_INTERVAL_SECONDS * 1_000,
     requiredChains: v.REQUIRED_CHAINS,
     endpoints: v['<CHAIN>_<NETWORK>_URLS'],
+    wsEndpoints: v['<CHAIN>_<NETWORK>_WS_URL'],
     masterKey: v.MASTER_KEY,
     webhookAllowCidrs: [...(v.WEBHOOK_ALLOW_CIDRS ?? [])],
     roles: v.ROLES,

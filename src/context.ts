@@ -8,7 +8,7 @@ import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
 import { CHAIN_FAMILIES, FAMILIES, familyOf, familySettings } from './chains/families.ts';
 import type { ChainFamily, SharedServices } from './chains/family.ts';
-import { buildRegistry } from './chains/registry.ts';
+import { buildRegistry, wsEndpointProblems } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
 import { settingProblems } from './config/settings.ts';
 import { type Config, ConfigError } from './config.ts';
@@ -36,6 +36,7 @@ import { SendPipeline } from './services/send-pipeline.ts';
 import { TransactionLog } from './services/transaction-log.ts';
 import { openReadyStore } from './store/ready-store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
+import { OutboxSignal } from './webhooks/outbox-signal.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
 import { checkWebhookUrl, type IpAllowlist, parseIpAllowlist } from './webhooks/url-guard.ts';
 
@@ -55,11 +56,14 @@ export interface ContextOptions {
 export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
   const { logger, now } = options;
   // The families' own settings, in case the config was loaded without their table.
-  const familyProblems = settingProblems(familySettings(), config.familySettings);
+  const families = options.chains ?? CHAIN_FAMILIES;
+  const familyProblems = [
+    ...settingProblems(familySettings(), config.familySettings),
+    ...wsEndpointProblems(config, CHAIN_FAMILIES),
+  ];
   if (familyProblems.length > 0) throw new ConfigError(familyProblems);
   const webhookAllowlist = allowlistOf(config);
   const masterKey = MasterKey.load(config.masterKey, config.dataDir);
-  const families = options.chains ?? CHAIN_FAMILIES;
   const metrics = createMetricsRegistry();
   const nodeMetrics = new NodeMetrics(metrics);
   const registry = buildRegistry(config, logger, families, (chain, network, endpoint) =>
@@ -113,6 +117,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
       now,
     ),
     notificationLog: new NotificationLog(store.db),
+    outbox: new OutboxSignal(store.dialect),
     webhookAllowlist,
     metrics,
     nodeMonitor: new NodeMonitor({

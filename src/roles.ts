@@ -4,6 +4,7 @@ import type { AppContext } from './app-context.ts';
 import type { BackgroundTask } from './chains/family.ts';
 import { NETWORKS } from './chains/types.ts';
 import { OutboxDeliverer } from './webhooks/deliverer.ts';
+import { OutboxListener } from './webhooks/outbox-listener.ts';
 import { ChainWatcher } from './webhooks/watcher.ts';
 
 export interface BackgroundRoles {
@@ -14,13 +15,21 @@ export interface BackgroundRoles {
   stop(): Promise<void>;
 }
 
+export interface RoleOptions {
+  /** The watchers' pause between polls (default 500 ms; new blocks announced by subscription wake them sooner). */
+  pollMs?: number;
+  /** The deliverer's pause between polls (default 250 ms; committed rows wake it sooner). */
+  deliveryPollMs?: number;
+}
+
 /**
  * The background work beside the API: the node monitor in every process (closeContext stops it), and the
  * roles: one watcher per chain and network that can decode blocks (each takes a database lease, so one
- * instance follows a chain at a time) and the outbox deliverer (rows are claimed, so several instances
- * share the work). ROLES chooses which roles a process runs.
+ * instance follows a chain at a time; it reads a block when its node announces it, and polls besides) and
+ * the outbox deliverer (rows are claimed, so several instances share the work; woken when rows commit,
+ * and polling besides). ROLES chooses which roles a process runs.
  */
-export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number } = {}): BackgroundRoles {
+export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {}): BackgroundRoles {
   const instanceId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const watchers: ChainWatcher[] = [];
   if (ctx.config.roles.watcher) {
@@ -39,6 +48,7 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
           metrics: ctx.metrics,
           instanceId,
           enabled: () => !ctx.registry.isDisabled(chain, network),
+          outbox: ctx.outbox,
           ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs, idlePollMs: options.pollMs }),
         });
         watcher.start();
@@ -55,9 +65,22 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
         instanceId,
         allowlist: ctx.webhookAllowlist,
         planGraceMs: ctx.config.planGraceMs,
+        ...(options.deliveryPollMs === undefined ? {} : { pollMs: options.deliveryPollMs }),
       })
     : null;
+  // Committed rows wake the deliverer: this process's at once, other instances' through Postgres.
+  const wakeups =
+    deliverer === null
+      ? null
+      : new OutboxListener({
+          signal: ctx.outbox,
+          store: ctx.store,
+          databaseUrl: ctx.config.databaseUrl,
+          wake: () => deliverer.wakeUp(),
+          logger: ctx.logger.child({ role: 'deliverer' }),
+        });
   deliverer?.start();
+  wakeups?.start();
   // Whichever instances watch the chains also follow what was sent on them.
   const familyTasks = ctx.config.roles.watcher
     ? [...ctx.familyParts.values()].flatMap((parts) => parts.watcherTasks)
@@ -72,6 +95,7 @@ export function startBackgroundRoles(ctx: AppContext, options: { pollMs?: number
     stop: async () => {
       await Promise.all([
         ...watchers.map((w) => w.stop()),
+        wakeups?.stop(),
         deliverer?.stop(),
         ...familyTasks.map((task) => task.stop()),
       ]);

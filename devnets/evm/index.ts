@@ -89,6 +89,8 @@ export interface EvmDevnet {
   network: Network;
   chainId: number;
   url: string;
+  /** The same node over WebSocket (anvil serves both on one port): `eth_subscribe` and the rest. */
+  wsUrl: string;
   tokens: EvmDevnetTokens;
   /** Dev account #0: deployer and owner of the tokens, source of every faucet transfer. */
   faucetAccount: { address: Address; privateKey: Hex };
@@ -232,6 +234,7 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
       network,
       chainId,
       url: anvil.url,
+      wsUrl: anvil.url.replace(/^http/, 'ws'),
       tokens,
       faucetAccount,
       accounts: ANVIL_ACCOUNTS.slice(1),

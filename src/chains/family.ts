@@ -26,6 +26,12 @@ export interface ChainFamily {
   identify: NetworkProbe;
   /** Headers sent to every endpoint of the chain, from the family's settings (Tron: TronGrid's API key). */
   endpointHeaders?: (settings: Env) => Record<string, string>;
+  /**
+   * The chain's nodes announce new blocks over a WebSocket, which the adapter's follower subscribes to when
+   * `<CHAIN>_<NETWORK>_WS_URL` is set (`BlockFollower.heads`); a chain without it only polls, and refuses
+   * the setting.
+   */
+  headSubscription?: true;
 }
 
 /** How a family makes, reads and names its keys. */

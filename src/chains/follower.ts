@@ -4,6 +4,7 @@
  * block names its parent by height and hash, since on a chain that skips heights the parent of height n
  * is not always n - 1.
  */
+import type { Logger } from '../logger.ts';
 import type { TransferEvent } from './types.ts';
 
 /** The block a block builds on. */
@@ -50,4 +51,24 @@ export interface BlockFollower {
    * ask for `pending`; absent on chains without a mempool. Their `blockNumber` is 0 and `blockHash` ''.
    */
   unconfirmed?(addresses: readonly string[]): Promise<TransferEvent[]>;
+  /** New blocks as the node announces them; absent where the node offers no subscription (or none is set). */
+  readonly heads?: HeadNotifier;
+}
+
+/**
+ * A node's announcements of new blocks (a WebSocket subscription), so that the watcher reads a block when
+ * it comes instead of at its next poll. Polling goes on beside it: a lost subscription only costs speed.
+ */
+export interface HeadNotifier {
+  /**
+   * Starts listening. `onHead` is called for each block the node announces, with its height when the
+   * announcement carries one the follower's `head()` reaches too (null otherwise), and once each time the
+   * subscription is (re)made, since blocks may have come while it was down. It reconnects by itself and
+   * never throws; `stop()` ends it.
+   */
+  listen(onHead: (height: bigint | null) => void, logger: Logger): HeadListening;
+}
+
+export interface HeadListening {
+  stop(): Promise<void>;
 }

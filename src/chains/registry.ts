@@ -1,5 +1,6 @@
+import { wsEndpointVariable } from '../config/endpoints.ts';
 import type { Env } from '../config/setting.ts';
-import type { Config, NodeEndpointConfig } from '../config.ts';
+import type { Config, ConfigProblem, NodeEndpointConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ChainFamily } from './family.ts';
@@ -12,6 +13,11 @@ export interface AdapterContext {
   chain: ChainName;
   network: Network;
   endpoints: NodeEndpointConfig[];
+  /**
+   * The node's WebSocket endpoint (`<CHAIN>_<NETWORK>_WS_URL`), for a family whose follower can hear of
+   * new blocks by subscription (`ChainFamily.headSubscription`).
+   */
+  wsUrl?: string;
   timeoutMs: number;
   retries: number;
   logger: Logger;
@@ -116,6 +122,27 @@ export function endpointsOf(
   return endpoints.map((endpoint) => ({ ...endpoint, headers: { ...endpoint.headers, ...headers } }));
 }
 
+/** A WebSocket endpoint set for a chain whose family cannot subscribe to new blocks is a mistake to name. */
+export function wsEndpointProblems(
+  config: Pick<Config, 'wsEndpoints'>,
+  families: Partial<Record<ChainName, Pick<ChainFamily, 'headSubscription'>>>,
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [chain, networks] of Object.entries(config.wsEndpoints) as [
+    ChainName,
+    Partial<Record<Network, string>>,
+  ][]) {
+    for (const network of Object.keys(networks) as Network[]) {
+      if (families[chain]?.headSubscription === true) continue;
+      problems.push({
+        variable: wsEndpointVariable(chain, network),
+        problem: `${chain} has no new-block subscription: its watcher polls the node`,
+      });
+    }
+  }
+  return problems;
+}
+
 /** Builds the registry from the configured endpoints (or each family's public defaults). */
 export function buildRegistry(
   config: Config,
@@ -131,10 +158,12 @@ export function buildRegistry(
     for (const network of NETWORKS) {
       const endpoints = endpointsOf(config, chain, network, family);
       if (endpoints.length === 0) continue;
+      const wsUrl = config.wsEndpoints[chain]?.[network];
       const adapter = family.factory({
         chain,
         network,
         endpoints,
+        ...(wsUrl === undefined ? {} : { wsUrl }),
         timeoutMs: config.nodeTimeoutMs,
         retries: config.nodeRetries,
         logger: logger.child({ chain, network }),

@@ -23,6 +23,8 @@ export interface RunningDevnet {
   chain: ChainName;
   network: Network;
   endpoints: NodeEndpointConfig[];
+  /** Where the devnet announces new blocks (`<CHAIN>_<NETWORK>_WS_URL`), when it can. */
+  wsUrl?: string;
   tokens: DevnetTokens;
   faucet: Faucet;
   stop(): Promise<void>;

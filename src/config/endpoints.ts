@@ -1,6 +1,7 @@
 import { CHAIN_NAMES, type ChainName, NETWORKS, type Network } from '../chains/types.ts';
+import { ConfigError } from './error.ts';
 import type { Env } from './setting.ts';
-import { httpUrl, list } from './setting.ts';
+import { httpUrl, list, redactUrl } from './setting.ts';
 
 export interface NodeEndpointConfig {
   url: string;
@@ -30,4 +31,39 @@ export function readEndpoints(env: Env): EndpointsConfig {
     }
   }
   return out;
+}
+
+/** One WebSocket endpoint per chain and network, where one is set. */
+export type WsEndpointsConfig = Partial<Record<ChainName, Partial<Record<Network, string>>>>;
+
+/** The variable naming a chain and network's WebSocket endpoint, e.g. ETHEREUM_MAINNET_WS_URL. */
+export function wsEndpointVariable(chain: ChainName, network: Network): string {
+  return `${chain.toUpperCase()}_${network.toUpperCase()}_WS_URL`;
+}
+
+/**
+ * `<CHAIN>_<NETWORK>_WS_URL` is one `ws://` or `wss://` URL. Which chains can use one is their family's
+ * to say (`ChainFamily.headSubscription`); the context refuses it for the others.
+ */
+export function readWsEndpoints(env: Env): WsEndpointsConfig {
+  const out: WsEndpointsConfig = {};
+  for (const chain of CHAIN_NAMES) {
+    for (const network of NETWORKS) {
+      const name = wsEndpointVariable(chain, network);
+      const raw = env[name]?.trim();
+      if (raw === undefined || raw === '') continue;
+      if (!isWsUrl(raw)) throw new ConfigError(name, `"${redactUrl(raw)}" is not a ws(s) URL`);
+      out[chain] = { ...out[chain], [network]: raw };
+    }
+  }
+  return out;
+}
+
+function isWsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'ws:' || url.protocol === 'wss:';
+  } catch {
+    return false;
+  }
 }

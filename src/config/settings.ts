@@ -1,6 +1,6 @@
 import { parseChainlinkFeeds, parsePriceProviders } from '../prices/config.ts';
 import { parseIpAllowlist } from '../webhooks/url-guard.ts';
-import { readEndpoints } from './endpoints.ts';
+import { readEndpoints, readWsEndpoints } from './endpoints.ts';
 import { ConfigError, type ConfigProblem, collectProblems } from './error.ts';
 import { parsePlans } from './plans.ts';
 import { requiredChains } from './required-chains.ts';
@@ -147,6 +147,12 @@ export const SETTINGS = {
     secret: true,
     read: readEndpoints,
   } satisfies Setting<ReturnType<typeof readEndpoints>>,
+  '<CHAIN>_<NETWORK>_WS_URL': {
+    meaning:
+      "a node's WebSocket endpoint (`ws://`, `wss://`), e.g. `ETHEREUM_MAINNET_WS_URL`: the webhook watcher hears of each new block by subscription instead of at its next poll (EVM chains `newHeads`, Solana `slotSubscribe`; Tron and Bitcoin only poll); polling goes on beside it",
+    secret: true,
+    read: readWsEndpoints,
+  } satisfies Setting<ReturnType<typeof readWsEndpoints>>,
   MASTER_KEY: setting({
     computed: '$DATA_DIR/master.key (created)',
     meaning: `base64 32-byte key sealing webhook secrets; required with Postgres, the same on every instance (${MASTER_KEY_HINT})`,
@@ -295,7 +301,7 @@ export type SettingsTable = [string, Setting<unknown>][];
 export function everySetting(family: SettingsTable): SettingsTable {
   return Object.entries(SETTINGS).flatMap(
     ([name, entry]): SettingsTable =>
-      name === '<CHAIN>_<NETWORK>_URLS' ? [[name, entry], ...family] : [[name, entry]],
+      name === '<CHAIN>_<NETWORK>_WS_URL' ? [[name, entry], ...family] : [[name, entry]],
   );
 }
 

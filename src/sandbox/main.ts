@@ -83,6 +83,13 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
       ...config.endpoints[devnet.chain],
       [devnet.network]: devnet.endpoints,
     };
+    // The watchers hear of the devnets' blocks as they come.
+    if (devnet.wsUrl !== undefined) {
+      config.wsEndpoints[devnet.chain] = {
+        ...config.wsEndpoints[devnet.chain],
+        [devnet.network]: devnet.wsUrl,
+      };
+    }
   }
   if (!config.plans.some((p) => p.name === SANDBOX_PLAN.name)) config.plans.push(SANDBOX_PLAN);
   return config;

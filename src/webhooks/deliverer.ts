@@ -35,10 +35,11 @@ export interface OutboxDelivererOptions {
 }
 
 /**
- * Sends the outbox: polls the queue for due notifications, sends each (signed) to its webhook and
- * records the attempt. Rows are claimed with an expiry, so another instance takes over the rows of one
- * that died. Deliveries run concurrently under a global and a per-origin cap; a saturated origin's
- * webhooks are left out of the next claims, so a slow or dead endpoint never holds up the others.
+ * Sends the outbox: claims due notifications when woken (rows committed: outbox-listener.ts) and every
+ * pollMs besides, sends each (signed) to its webhook and records the attempt. Rows are claimed with an
+ * expiry, so another instance takes over the rows of one that died. Deliveries run concurrently under a
+ * global and a per-origin cap; a saturated origin's webhooks are left out of the next claims, so a slow
+ * or dead endpoint never holds up the others.
  */
 export class OutboxDeliverer {
   private readonly queue: DeliveryQueue;
@@ -52,6 +53,8 @@ export class OutboxDeliverer {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Set by wakeUp(): rows were committed since the last claim began, so the next one runs at once. */
+  private woken = false;
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(options: OutboxDelivererOptions) {
@@ -98,6 +101,15 @@ export class OutboxDeliverer {
   }
 
   /**
+   * Rows became due (the watcher committed some, a retry was asked): claim now rather than at the next
+   * poll. A wake during a claim makes another claim follow it, so none is lost.
+   */
+  wakeUp(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  /**
    * Claims one notification now (pending, whatever its next attempt time, or a lapsed claim) and
    * delivers it; null when it is not claimable (delivered, failed, or being sent elsewhere).
    */
@@ -111,6 +123,7 @@ export class OutboxDeliverer {
   private async run(): Promise<void> {
     while (this.running) {
       const capacity = this.concurrency - this.inFlight.size;
+      this.woken = false;
       let more = false;
       if (capacity > 0) {
         try {
@@ -121,12 +134,12 @@ export class OutboxDeliverer {
       }
       if (!this.running) break;
       // SQLite answers synchronously: without a real yield, back-to-back full claims would starve I/O.
-      if (more) await new Promise((resolve) => setImmediate(resolve));
+      if (more || (this.woken && capacity > 0)) await new Promise((resolve) => setImmediate(resolve));
       else await this.pause();
     }
   }
 
-  /** Sleeps for pollMs, or until a delivery finishes (capacity is free again) or stop() is called. */
+  /** Sleeps for pollMs, or until a delivery finishes (capacity is free again), a wake-up or stop(). */
   private pause(): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {

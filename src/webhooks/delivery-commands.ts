@@ -3,6 +3,7 @@ import type { ChainName, Network } from '../chains/types.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
+import type { OutboxSignal } from './outbox-signal.ts';
 
 /**
  * What the API asks of deliveries. The lists (all, failed) are the notification log's; re-enabling a
@@ -11,10 +12,12 @@ import type { Store } from '../store/store.ts';
 
 /**
  * `POST .../notifications/:id/retry`: 404 unless the notification is the caller's on this chain and
- * network, 422 unless it failed; then it is due again at once. Returns the id as stored (lower case).
+ * network, 422 unless it failed; then it is due again at once, and the deliverers are told so. Returns
+ * the id as stored (lower case).
  */
 export async function retryFailedNotification(
   store: Store,
+  outbox: OutboxSignal,
   userId: string,
   chain: ChainName,
   network: Network,
@@ -25,6 +28,9 @@ export async function retryFailedNotification(
   if (status !== 'failed' || !(await retryNotification(store, userId, id))) {
     throw new ApiError(422, `Only a failed notification can be retried; this one is ${status}`);
   }
+  // The update is committed: the NOTIFY goes out at once, to other instances' deliverers.
+  await outbox.announce(store.db);
+  outbox.committed();
   return id;
 }
 

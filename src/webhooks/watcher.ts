@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
-import type { BlockFollower, BlockParent, FollowedBlock } from '../chains/follower.ts';
+import type { BlockFollower, BlockParent, FollowedBlock, HeadListening } from '../chains/follower.ts';
 import { NodeError } from '../chains/node-client.ts';
 import type { ChainName, Network, TransferEvent } from '../chains/types.ts';
 import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
@@ -15,6 +15,7 @@ import {
   type StoredPayload,
   serializeTransfer,
 } from './outbox.ts';
+import type { OutboxSignal } from './outbox-signal.ts';
 import { SubscriptionSync } from './subscription-sync.ts';
 
 export interface WatcherOptions {
@@ -30,7 +31,9 @@ export interface WatcherOptions {
   instanceId: string;
   /** False while the chain is disabled (its node proved to be another chain). */
   enabled?: () => boolean;
-  /** Pause between polls when caught up. */
+  /** Told of every commit that wrote notifications, so deliverers claim them at once. */
+  outbox?: OutboxSignal;
+  /** Pause between polls when caught up (the follower's `heads`, when it has them, wake it sooner). */
   pollMs?: number;
   /** How often the node's head is read while no subscription exists (keeps the cursor fresh, spares the node). */
   idlePollMs?: number;
@@ -41,6 +44,11 @@ export interface WatcherOptions {
 }
 
 class LeaseLost extends Error {}
+
+/** How soon the head is read again while the node's HTTP side lags a block its WebSocket announced. */
+const ANNOUNCED_RETRY_MS = 100;
+/** How long after an announcement that lag is waited out that way; then the poll takes over. */
+const ANNOUNCED_PATIENCE_MS = 2_000;
 
 /** A `transfer` notification whose block a reorg removed, with what its `reverted` twin needs. */
 interface OrphanedNotification {
@@ -84,6 +92,13 @@ export class ChainWatcher {
   private stopped = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Set by wakeUp(): a block came during a step, so the next one runs at once. */
+  private woken = false;
+  private heads: HeadListening | null = null;
+  /** The highest height the node announced, and when. */
+  private announced: { height: bigint; at: number } | null = null;
+  /** The head the last step read. */
+  private lastHead: bigint | null = null;
   private lastIdleHeadCheck = 0;
 
   constructor(private readonly options: WatcherOptions) {
@@ -96,15 +111,43 @@ export class ChainWatcher {
   start(): void {
     if (this.loop !== null) return;
     this.stopped = false;
+    const { heads } = this.options.follower;
+    this.heads = heads?.listen((height) => this.headAnnounced(height), this.options.logger) ?? null;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
+    await this.heads?.stop();
+    this.heads = null;
     await this.loop;
     this.loop = null;
     await releaseLease(this.options.db, this.lease, this.options.instanceId).catch(() => {});
+  }
+
+  /** Reads the chain now rather than at the next poll (a block was announced). */
+  wakeUp(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  private headAnnounced(height: bigint | null): void {
+    if (height !== null && (this.announced === null || height > this.announced.height)) {
+      this.announced = { height, at: Date.now() };
+    }
+    this.wakeUp();
+  }
+
+  /** The node's HTTP side has not reached the block its WebSocket announced a moment ago. */
+  private lagsAnnouncement(): boolean {
+    const { announced, lastHead } = this;
+    return (
+      announced !== null &&
+      lastHead !== null &&
+      lastHead < announced.height &&
+      Date.now() - announced.at < ANNOUNCED_PATIENCE_MS
+    );
   }
 
   private async run(): Promise<void> {
@@ -116,6 +159,7 @@ export class ChainWatcher {
     let failures = 0;
     while (!this.stopped) {
       let pause: number;
+      this.woken = false;
       try {
         const { progressed, idle } = await this.step();
         if (failures > 0) {
@@ -126,12 +170,15 @@ export class ChainWatcher {
         // Idle rounds are cheap (one version read; the node is asked for its head every idlePollMs only).
         pause = progressed ? 0 : (this.options.pollMs ?? 500);
         if (idle) pause = Math.max(pause, 250);
+        else if (!progressed && this.lagsAnnouncement()) pause = Math.min(pause, ANNOUNCED_RETRY_MS);
       } catch (error) {
         failures++;
         const key = error instanceof NodeError ? nodeCallsKey(chain, network) : ownKey;
         trouble.failed(key, logger, fields, error, 'watcher step failed');
         pause = Math.min(10_000, 500 * 2 ** Math.min(failures, 5)) * (0.5 + Math.random() / 2);
       }
+      // A block announced during the step is read at once.
+      if (this.woken) pause = 0;
       if (pause > 0 && !this.stopped) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pause);
@@ -140,6 +187,7 @@ export class ChainWatcher {
             resolve();
           };
         });
+        this.wake = null;
       }
     }
   }
@@ -152,8 +200,11 @@ export class ChainWatcher {
     const { db, instanceId, follower } = this.options;
     const leaseMs = this.options.leaseMs ?? 15_000;
     if (this.options.enabled?.() === false) return { progressed: false, idle: true };
-    if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now())))
+    if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now()))) {
+      // A standby: the head it read as holder says nothing now.
+      this.lastHead = null;
       return { progressed: false, idle: false };
+    }
     // While idle, only look for a first subscription; the node is asked for its head now and then.
     if (
       this.sync.matcher.size === 0 &&
@@ -165,6 +216,7 @@ export class ChainWatcher {
     // Head first: every block up to it was mined before the subscriptions are read, so none is skipped for
     // a subscription made meanwhile.
     const head = await follower.head();
+    this.lastHead = head;
     await this.sync.refresh();
     const cursor = await this.cursor();
     const idle = this.sync.matcher.size === 0 && !(await this.hasPendingEvents());
@@ -212,7 +264,7 @@ export class ChainWatcher {
    * holds unconfirmed. Each is written once (the outbox's unique index), however often it is seen.
    */
   private async notifyUnconfirmed(): Promise<void> {
-    const { follower, db } = this.options;
+    const { follower } = this.options;
     const addresses = this.sync.matcher.pendingAddresses();
     if (follower.unconfirmed === undefined || addresses.length === 0) return;
     const matches = (await follower.unconfirmed(addresses)).flatMap((transfer) =>
@@ -223,11 +275,11 @@ export class ChainWatcher {
     );
     if (matches.length === 0) return;
     const now = this.now();
-    await db.transaction().execute(async (trx) => {
-      await this.holdLease(trx);
+    await this.transact(async (trx) => {
       for (const { webhook, transfer } of matches) {
         await enqueueNotification(trx, webhook, transfer, 'pending', now);
       }
+      return true;
     });
   }
 
@@ -290,8 +342,7 @@ export class ChainWatcher {
   }
 
   private async moveCursorIdle(number: bigint): Promise<void> {
-    await this.options.db.transaction().execute(async (trx) => {
-      await this.holdLease(trx);
+    await this.transact(async (trx) => {
       // Hashes of skipped blocks are unknown: drop the old ones so no stale parent check fires later.
       await trx
         .deleteFrom('chain_blocks')
@@ -299,6 +350,7 @@ export class ChainWatcher {
         .where('network', '=', this.options.network)
         .execute();
       await this.saveCursor(trx, number, '');
+      return false;
     });
   }
 
@@ -307,9 +359,9 @@ export class ChainWatcher {
    * block's parent is compared with the last real block.
    */
   private async moveCursorPastSkipped(height: bigint): Promise<void> {
-    await this.options.db.transaction().execute(async (trx) => {
-      await this.holdLease(trx);
+    await this.transact(async (trx) => {
       await this.saveCursor(trx, height, '');
+      return false;
     });
   }
 
@@ -320,11 +372,12 @@ export class ChainWatcher {
     const matches = block.transfers.flatMap((transfer) =>
       this.sync.matcher.match(transfer).map((webhook) => ({ webhook, transfer })),
     );
-    await this.options.db.transaction().execute(async (trx) => {
-      await this.holdLease(trx);
+    await this.transact(async (trx) => {
+      let queued = false;
       for (const { webhook, transfer } of matches) {
         if (webhook.confirmations <= 1) {
           await enqueueNotification(trx, webhook, transfer, 'transfer', now);
+          queued = true;
           continue;
         }
         await trx
@@ -341,7 +394,7 @@ export class ChainWatcher {
           })
           .execute();
       }
-      await this.releaseConfirmed(trx, block.number, now);
+      if (await this.releaseConfirmed(trx, block.number, now)) queued = true;
       await trx
         .insertInto('chain_blocks')
         .values({
@@ -364,6 +417,7 @@ export class ChainWatcher {
         .where('block_number', '<', Number(block.number) - this.options.follower.finality.reorgDepth)
         .execute();
       await this.saveCursor(trx, block.number, block.hash);
+      return queued;
     });
     if (matches.length > 0) {
       this.options.logger.info(
@@ -373,8 +427,11 @@ export class ChainWatcher {
     }
   }
 
-  /** Parked events deep enough now become notifications (their subscription may have gone since). */
-  private async releaseConfirmed(trx: Transaction<Database>, head: bigint, now: Date): Promise<void> {
+  /**
+   * Parked events deep enough now become notifications (their subscription may have gone since). True when
+   * any did.
+   */
+  private async releaseConfirmed(trx: Transaction<Database>, head: bigint, now: Date): Promise<boolean> {
     const { chain, network } = this.options;
     const ready = await trx
       .selectFrom('pending_events')
@@ -391,6 +448,7 @@ export class ChainWatcher {
       .where('pending_events.network', '=', network)
       .where('pending_events.ready_at_block', '<=', Number(head))
       .execute();
+    let queued = false;
     for (const row of ready) {
       if (row.deleted_at === null && row.is_active === 1) {
         await enqueueNotification(
@@ -400,9 +458,11 @@ export class ChainWatcher {
           'transfer',
           now,
         );
+        queued = true;
       }
       await trx.deleteFrom('pending_events').where('id', '=', row.id).execute();
     }
+    return queued;
   }
 
   /**
@@ -425,8 +485,7 @@ export class ChainWatcher {
     }
     const now = this.now();
     logger.warn({ chain, network, from: tip.toString(), to: ancestor.toString() }, 'reorg: unwinding');
-    await this.options.db.transaction().execute(async (trx) => {
-      await this.holdLease(trx);
+    await this.transact(async (trx) => {
       const above = (table: 'pending_events' | 'chain_blocks') =>
         trx
           .deleteFrom(table)
@@ -466,6 +525,8 @@ export class ChainWatcher {
         .where('block_number', '=', Number(ancestor))
         .executeTakeFirst();
       await this.saveCursor(trx, ancestor, base?.block_hash ?? '');
+      // A `reverted` may have been queued (or a retry cancelled): a spare wake-up costs one claim.
+      return orphaned.length > 0;
     });
   }
 
@@ -513,6 +574,22 @@ export class ChainWatcher {
       .where('event', '=', 'pending')
       .where('left_chain_at', 'is', null)
       .execute();
+  }
+
+  /**
+   * One transaction of the watcher: the lease is renewed first (or the work aborted), and when `work` says
+   * it queued notifications, the deliverers are told: by a NOTIFY that fires on commit (other instances),
+   * and once committed, in this process.
+   */
+  private async transact(work: (trx: Transaction<Database>) => Promise<boolean>): Promise<void> {
+    const { outbox } = this.options;
+    const queued = await this.options.db.transaction().execute(async (trx) => {
+      await this.holdLease(trx);
+      const queued = await work(trx);
+      if (queued) await outbox?.announce(trx);
+      return queued;
+    });
+    if (queued) outbox?.committed();
   }
 
   /** Inside a block transaction: renew the lease, or abort when another instance took it over. */

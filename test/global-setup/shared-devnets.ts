@@ -54,8 +54,8 @@ async function bitcoinDevnet(): Promise<ControlledDevnet> {
 
 async function evmDevnet(chain: EvmChainName): Promise<ControlledDevnet> {
   const devnet = await startEvmDevnet({ chain });
-  const { network, chainId, url, tokens, faucetAccount, accounts } = devnet;
-  const info: SharedEvmDevnetInfo = { chain, network, chainId, url, tokens, faucetAccount, accounts };
+  const { network, chainId, url, wsUrl, tokens, faucetAccount, accounts } = devnet;
+  const info: SharedEvmDevnetInfo = { chain, network, chainId, url, wsUrl, tokens, faucetAccount, accounts };
   return { info, operations: evmOperations(devnet), close: () => devnet.close() };
 }
 

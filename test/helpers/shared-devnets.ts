@@ -31,7 +31,7 @@ export interface SharedBitcoinDevnetInfo {
 
 export type SharedEvmDevnetInfo = Pick<
   EvmDevnet,
-  'chain' | 'network' | 'chainId' | 'url' | 'tokens' | 'faucetAccount' | 'accounts'
+  'chain' | 'network' | 'chainId' | 'url' | 'wsUrl' | 'tokens' | 'faucetAccount' | 'accounts'
 >;
 
 declare module 'vitest' {

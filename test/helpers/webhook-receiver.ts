@@ -15,8 +15,13 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** A subscriber's server on 127.0.0.1 that records every request and answers 200. */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export interface ReceiverOptions {
+  /** The status answered to a request (after it is recorded); default 200. */
+  status?: (request: ReceivedRequest, received: readonly ReceivedRequest[]) => number;
+}
+
+/** A subscriber's server on 127.0.0.1 that records every request and answers 200 (or as `status` says). */
+export async function startWebhookReceiver(options: ReceiverOptions = {}): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((request, response) => {
     let body = '';
@@ -24,8 +29,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       body += chunk;
     });
     request.on('end', () => {
-      received.push({ headers: request.headers, body, path: request.url ?? '' });
-      response.writeHead(200).end('ok');
+      const hit = { headers: request.headers, body, path: request.url ?? '' };
+      received.push(hit);
+      response.writeHead(options.status?.(hit, received) ?? 200).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

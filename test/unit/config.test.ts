@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evmFamily } from '../../src/chains/evm/index.ts';
-import { familySettings } from '../../src/chains/families.ts';
-import { endpointsOf } from '../../src/chains/registry.ts';
+import { CHAIN_FAMILIES, familySettings } from '../../src/chains/families.ts';
+import { endpointsOf, wsEndpointProblems } from '../../src/chains/registry.ts';
 import { tronFamily } from '../../src/chains/tron/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
@@ -102,6 +102,29 @@ describe('loadConfig', () => {
     expect(endpointsOf(config, 'tron', 'mainnet', tron)[0]?.headers).toEqual({ 'TRON-PRO-API-KEY': 'k' });
     const ethereum = evmFamily.chains.ethereum!;
     expect(endpointsOf(config, 'ethereum', 'mainnet', ethereum)[0]?.headers).toEqual({});
+  });
+
+  it('reads one WebSocket endpoint per chain and network; only chains whose nodes announce blocks take one', () => {
+    const config = loadConfig({
+      ETHEREUM_MAINNET_WS_URL: 'wss://eth.example/ws/KEY',
+      SOLANA_TESTNET_WS_URL: 'ws://127.0.0.1:8900',
+      TRON_MAINNET_WS_URL: 'wss://tron.example',
+    });
+    expect(config.wsEndpoints).toEqual({
+      ethereum: { mainnet: 'wss://eth.example/ws/KEY' },
+      solana: { testnet: 'ws://127.0.0.1:8900' },
+      tron: { mainnet: 'wss://tron.example' },
+    });
+    // Tron's nodes offer no subscription: its watcher polls, and the setting is refused by name.
+    expect(wsEndpointProblems(config, CHAIN_FAMILIES)).toEqual([
+      {
+        variable: 'TRON_MAINNET_WS_URL',
+        problem: 'tron has no new-block subscription: its watcher polls the node',
+      },
+    ]);
+    const error = failure({ BSC_TESTNET_WS_URL: 'https://bsc.example/SECRETKEY' });
+    expect(error.problems.map((p) => p.variable)).toEqual(['BSC_TESTNET_WS_URL']);
+    expect(error.message).not.toContain('SECRETKEY');
   });
 
   it("checks a family's own settings with the others", () => {

@@ -23,6 +23,7 @@ import {
 } from './errors.ts';
 import { EvmFeeOracle, type EvmFees, type FeeOverrides, quantity } from './fees.ts';
 import { checksumAddress, type EvmKeyPair, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
+import { evmNewHeads } from './new-heads.ts';
 import { classifyRpcError, translateNodeError } from './node-errors.ts';
 import { identifyEvmChain, nodeChainId } from './probe.ts';
 import { EvmRpc, JsonRpcError } from './rpc.ts';
@@ -58,6 +59,8 @@ export interface EvmAdapterOptions {
   cooldownMs?: number;
   /** Another chain id than the public network's (a devnet); checkNode compares against it. */
   chainId?: number;
+  /** The node's WebSocket endpoint: the watcher hears of new blocks by `eth_subscribe` (new-heads.ts). */
+  wsUrl?: string;
 }
 
 /** 21000: a plain value transfer to an account without code costs exactly this, never more. */
@@ -113,6 +116,7 @@ export class EvmAdapter implements ChainAdapter {
       finality: networkConfig.finality,
       head: () => this.getBlockNumber(),
       read: (height) => blocks.read(height),
+      ...(options.wsUrl === undefined ? {} : { heads: evmNewHeads(options.wsUrl, this.chainId) }),
     };
   }
 
@@ -477,6 +481,7 @@ export const evmAdapterFactory = (chain: EvmChainName): AdapterFactory => {
       timeoutMs: context.timeoutMs,
       retries: context.retries,
       onAttemptFailed: context.onAttemptFailed,
+      wsUrl: context.wsUrl,
     });
 };
 

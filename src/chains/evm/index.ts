@@ -37,6 +37,7 @@ export const evmFamily: FamilyModule = {
         defaults: evmDefaultEndpoints(chain),
         probe: evmHeadProbe,
         identify: evmNetworkProbe(chain),
+        headSubscription: true,
       },
     ]),
   ),

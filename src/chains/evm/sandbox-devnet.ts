@@ -82,6 +82,7 @@ export function evmSandboxDevnet(chain: EvmChainName, symbol: string): DevnetSta
       chain,
       network,
       endpoints: [{ url: devnet.url, headers: {} }],
+      wsUrl: devnet.wsUrl,
       tokens: Object.fromEntries(
         Object.entries(devnet.tokens).map(([standard, tokens]) => [standard, { ...tokens }]),
       ),

@@ -22,6 +22,7 @@ import { SolanaSendRefused } from './errors.ts';
 import { SOLANA_FINALITY } from './finality.ts';
 import { isSolanaAddress } from './keys.ts';
 import { SolanaRpc, SolanaRpcError } from './rpc.ts';
+import { solanaSlotNotifications } from './slot-notifications.ts';
 
 /** The public clusters; the gateway's testnet is Solana's devnet. */
 export const SOLANA_DEFAULT_ENDPOINTS: Record<Network, NodeEndpointConfig[]> = {
@@ -53,6 +54,8 @@ export interface SolanaAdapterOptions {
   timeoutMs?: number;
   retries?: number;
   onAttemptFailed?: (endpoint: string) => void;
+  /** The node's PubSub WebSocket endpoint: the watcher hears of new slots by `slotSubscribe`. */
+  wsUrl?: string;
 }
 
 export class SolanaAdapter implements ChainAdapter {
@@ -79,6 +82,7 @@ export class SolanaAdapter implements ChainAdapter {
       finality: SOLANA_FINALITY[options.network],
       head: () => this.getBlockNumber(),
       read: (slot) => this.#readSlot(slot),
+      ...(options.wsUrl === undefined ? {} : { heads: solanaSlotNotifications(options.wsUrl) }),
     };
   }
 
@@ -227,4 +231,5 @@ export const solanaAdapterFactory: AdapterFactory = (context: AdapterContext) =>
     timeoutMs: context.timeoutMs,
     retries: context.retries,
     onAttemptFailed: context.onAttemptFailed,
+    wsUrl: context.wsUrl,
   });

@@ -17,6 +17,7 @@ export const solanaFamily: FamilyModule = {
       defaults: SOLANA_DEFAULT_ENDPOINTS,
       probe: solanaHeadProbe,
       identify: solanaNetworkProbe,
+      headSubscription: true,
     },
   },
   settings: {},

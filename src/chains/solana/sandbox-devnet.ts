@@ -76,6 +76,7 @@ export async function startSolanaSandboxDevnet(
     chain: 'solana',
     network,
     endpoints: [{ url: devnet.url, headers: {} }],
+    wsUrl: devnet.wsUrl,
     tokens: { spl: { ...devnet.tokens.spl } },
     faucet: new SolanaDevnetFaucet(devnet),
     stop: () => devnet.close(),

@@ -293,6 +293,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     async (request, reply) => {
       const id = await retryFailedNotification(
         ctx.store,
+        ctx.outbox,
         request.userId,
         chainOf(request.params.chain),
         request.network,
