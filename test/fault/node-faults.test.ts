@@ -393,10 +393,12 @@ describe('the chain watcher behind a misbehaving node', () => {
         'behind',
       ];
       for (const kind of kinds) expect(faulted[kind] ?? 0, kind).toBeGreaterThan(0);
+      const byStatus: Record<string, number> = {};
+      for (const read of apiReads) byStatus[read.status] = (byStatus[read.status] ?? 0) + 1;
       const unwindsWaited = gw.logLines.filter((line) => line.includes('reorg unwinding waits')).length;
       console.info(
         `node faults (seed ${SEED}${FULL ? ', full' : ''}): ${sent.length} transfers, ${abandoned.length} abandoned, ` +
-          `${reverted.length} reverted, blocks ${startHead + 1n}..${finalHead}, ${apiReads.length} API reads, ` +
+          `${reverted.length} reverted, blocks ${startHead + 1n}..${finalHead}, API reads by status ${JSON.stringify(byStatus)}, ` +
           `${unwindsWaited} unwinds waited for a lagging node; ` +
           `faulted ${JSON.stringify(faulted)}; phases ${CYCLE.map(describePhase).join(', ')}`,
       );
