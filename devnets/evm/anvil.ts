@@ -25,7 +25,18 @@ export interface AnvilOptions {
   baseFee?: bigint;
   /** Dev account balance, in ether. */
   balanceEther?: number;
+  /**
+   * Starts as a fork of another node at one of its blocks: heights up to it are that node's blocks (same
+   * hashes), and whatever this node mines above it is a chain of its own.
+   */
+  fork?: AnvilFork;
   extraArgs?: string[];
+}
+
+export interface AnvilFork {
+  /** JSON-RPC URL of the node forked from; it must stay up while the fork runs. */
+  url: string;
+  blockNumber: bigint;
 }
 
 export interface AnvilProcess {
@@ -93,6 +104,9 @@ async function launch(port: number, options: AnvilOptions): Promise<AnvilProcess
   if (options.loadState !== undefined) args.push('--load-state', options.loadState);
   if (options.baseFee !== undefined) args.push('--base-fee', options.baseFee.toString());
   if (options.balanceEther !== undefined) args.push('--balance', String(options.balanceEther));
+  if (options.fork !== undefined) {
+    args.push('--fork-url', options.fork.url, '--fork-block-number', options.fork.blockNumber.toString());
+  }
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn('/bin/sh', ['-c', WATCHDOG, anvilBinary(), ...args], {

@@ -76,6 +76,11 @@ export interface EvmDevnetOptions {
   stateDir?: string;
   /** How often a stateDir devnet looks for new transactions to save. Default 5000. */
   saveIntervalMs?: number;
+  /**
+   * Starts as a fork of `devnet` at `blockNumber` (not with stateDir): the same chain up to that block,
+   * tokens included (it must be at or above their deployment), and a chain of its own above it.
+   */
+  fork?: { devnet: Pick<EvmDevnet, 'url' | 'tokens'>; blockNumber: bigint };
 }
 
 /** Standard (erc20, erc721; BSC also bep20, bep721) -> symbol -> contract address. */
@@ -139,6 +144,9 @@ const DEVNET_BASE_FEE: Partial<Record<EvmChainName, bigint>> = { bsc: 0n, arbitr
 export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevnet> {
   const network = options.network ?? 'mainnet';
   const chainId = options.chainId ?? EVM_CHAINS[options.chain].networks[network].chainId;
+  if (options.fork !== undefined && options.stateDir !== undefined) {
+    throw new Error('an EVM devnet is either a fork or kept in a stateDir, not both');
+  }
   const compiled = compileEvmContracts();
   const baseFee = DEVNET_BASE_FEE[options.chain];
   const store = options.stateDir === undefined ? null : new AnvilStateStore(options.stateDir);
@@ -152,6 +160,9 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
       ...(options.mixedMining ? { mixedMining: true } : {}),
       ...(baseFee === undefined ? {} : { baseFee }),
       ...(saved ? { loadState: saved.loadFile } : {}),
+      ...(options.fork === undefined
+        ? {}
+        : { fork: { url: options.fork.devnet.url, blockNumber: options.fork.blockNumber } }),
     });
   let anvil: AnvilProcess;
   try {
@@ -199,8 +210,8 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
       deployed[tokenSegments.nft] = { NFT: nft };
       return deployed;
     };
-    // A saved chain already holds its tokens: deploying again would move them to new addresses.
-    const tokens = saved ? saved.tokens : await deployTokens();
+    // A saved or forked chain already holds its tokens: deploying again would move them to new addresses.
+    const tokens = saved ? saved.tokens : (options.fork?.devnet.tokens ?? (await deployTokens()));
     const head = async () => BigInt(await node.call<Hex>('eth_blockNumber'));
     if (store) {
       if (!saved) {

@@ -467,10 +467,12 @@ export class ChainWatcher {
 
   /**
    * The block after `tip` does not build on the blocks we processed: walk back through the kept blocks to
-   * the last one the node still has at its height, then drop what was built above it. With none of them
-   * left (a reorg deeper than the family's reorg depth), everything kept is dropped and the watcher reads
-   * again from below the oldest. Events not yet notified (parked, or queued and not yet attempted) are dropped; a notified
-   * transfer that left the chain gets a `reverted` notification for subscriptions that ask for them.
+   * the last one the node still has at its height, then drop what was built above it. A node answering
+   * that it has not reached a kept height is behind and cannot tell: the step fails and is retried. With
+   * none of the kept blocks left (a reorg deeper than the family's reorg depth), everything kept is
+   * dropped and the watcher reads again from below the oldest. Events not yet notified (parked, or queued
+   * and not yet attempted) are dropped; a notified transfer that left the chain gets a `reverted`
+   * notification for subscriptions that ask for them.
    */
   private async unwind(tip: bigint): Promise<void> {
     const { chain, network, follower, logger } = this.options;
@@ -478,6 +480,16 @@ export class ChainWatcher {
     let ancestor = (known.at(-1)?.number ?? tip + 1n) - 1n;
     for (const block of known) {
       const canonical = await follower.read(block.number);
+      // No block at a height the node served before: this answer came from a node that is behind (one of
+      // a pool, or restarted), which cannot tell where the chains part. Walking on down would take back
+      // blocks still on the chain; the step is retried until a node that has them answers.
+      if (canonical.kind === 'not-yet') {
+        throw new NodeError(
+          chain,
+          network,
+          `${chain} ${network} node has no block ${block.number} any more (behind?): reorg unwinding waits`,
+        );
+      }
       if (canonical.kind === 'block' && canonical.block.hash === block.hash) {
         ancestor = block.number;
         break;

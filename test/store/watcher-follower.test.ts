@@ -19,6 +19,8 @@ const SENDER = '0x00000000000000000000000000000000000000bb';
 /** A chain whose every height is written by the test: a block, a skipped height, or nothing yet. */
 class ScriptedChain implements BlockFollower {
   readonly heights = new Map<bigint, FollowedBlock | 'skipped'>();
+  /** Heights read as not yet there, whatever they hold: the answers of a lagging node of a pool. */
+  readonly lagging = new Set<bigint>();
 
   constructor(readonly finality: Finality) {}
 
@@ -28,7 +30,7 @@ class ScriptedChain implements BlockFollower {
 
   async read(height: bigint): Promise<HeightReading> {
     const at = this.heights.get(height);
-    if (at === undefined) return { kind: 'not-yet' };
+    if (at === undefined || this.lagging.has(height)) return { kind: 'not-yet' };
     return at === 'skipped' ? { kind: 'skipped' } : { kind: 'block', block: at };
   }
 
@@ -241,6 +243,40 @@ describe('ChainWatcher reorg depth', () => {
     expect(await cursor()).toBe(26);
     await watcher.step();
     expect(await cursor()).toBe(31);
+  });
+});
+
+describe('ChainWatcher unwinding through a lagging node', () => {
+  it('waits for a node that has the blocks instead of taking back those it cannot see', async () => {
+    const chain = new ScriptedChain({ finalityDepth: 32, reorgDepth: 32 });
+    chain.block(10, 9);
+    const watcher = watch(chain);
+    await watcher.step();
+    chain.block(11, 10);
+    chain.block(12, 11, 'a', true);
+    chain.block(13, 12);
+    await watcher.step();
+    expect(await cursor()).toBe(13);
+    const notified = () =>
+      store.db.selectFrom('notifications').select(['id', 'block_number', 'left_chain_at']).execute();
+    const [before] = await notified();
+    expect(before).toMatchObject({ block_number: 12, left_chain_at: null });
+
+    // 13 is replaced; the fork part at 12. The answer for 12 comes from a node that has not reached it.
+    chain.block(13, 12, 'b');
+    chain.block(14, 13, 'b');
+    chain.lagging.add(12n);
+    await expect(watcher.step()).rejects.toThrow(/has no block 12/);
+    expect(await cursor()).toBe(13);
+    expect(await notified()).toEqual([before]);
+
+    chain.lagging.clear();
+    await watcher.step();
+    expect(await cursor()).toBe(12);
+    await watcher.step();
+    expect(await cursor()).toBe(14);
+    // Block 12 never left the chain: its notification stands, under the same id.
+    expect(await notified()).toEqual([before]);
   });
 });
 

@@ -10,9 +10,10 @@ import {
   getAddress,
   type Hex,
   hexToString,
+  isHex,
 } from 'viem';
 import { ERC20_ABI, ERC721_ABI } from './abi.ts';
-import { EvmContractError, EvmRevertError } from './errors.ts';
+import { EvmContractError, EvmInvalidResponseError, EvmRevertError } from './errors.ts';
 import { checksumAddress } from './keys.ts';
 import { translateNodeError } from './node-errors.ts';
 import type { EvmRpc } from './rpc.ts';
@@ -112,8 +113,9 @@ export class EvmTokenReader {
   }
 
   async #call(contract: Address, data: Hex, fn: string, standard: string): Promise<Hex> {
+    let raw: unknown;
     try {
-      return await this.#rpc.request<Hex>('eth_call', [{ to: contract, data }, 'latest']);
+      raw = await this.#rpc.request<unknown>('eth_call', [{ to: contract, data }, 'latest']);
     } catch (error) {
       const translated = translateNodeError(error);
       if (translated instanceof EvmRevertError) {
@@ -122,5 +124,13 @@ export class EvmTokenReader {
       }
       throw translated;
     }
+    // Only hex data is the contract's answer. Anything else is a broken node or middlebox: taken for the
+    // contract's, it would call a token no token (400) and have the watcher report its amounts unscaled.
+    if (typeof raw !== 'string' || !isHex(raw)) {
+      throw new EvmInvalidResponseError(
+        `${this.#rpc.chain} ${this.#rpc.network} node sent no call data for ${fn}() on ${contract}`,
+      );
+    }
+    return raw;
   }
 }

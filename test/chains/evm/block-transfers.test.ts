@@ -4,8 +4,13 @@ import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
 import { TRANSFER_TOPIC } from '../../../src/chains/erc20-events.ts';
-import type { EvmAdapter, EvmChainName } from '../../../src/chains/evm/index.ts';
+import {
+  type EvmAdapter,
+  type EvmChainName,
+  EvmInvalidResponseError,
+} from '../../../src/chains/evm/index.ts';
 import type { FollowedBlock } from '../../../src/chains/follower.ts';
+import { startNodeFaultProxy } from '../../fault/node-fault-proxy.ts';
 import { devnetAdapter } from './helpers.ts';
 
 const ETHER = 10n ** 18n;
@@ -230,6 +235,25 @@ describe('EvmAdapter.follower on a real anvil block', () => {
     // Asked once, then remembered; five receipts per read.
     expect(proxied.filter((m) => m === 'eth_getBlockReceipts')).toHaveLength(1);
     expect(proxied.filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(10);
+  });
+
+  it('takes a garbled decimals() answer for the node’s fault: the block fails and reads right later', async () => {
+    // A node or middlebox answering eth_call with a result of the wrong type (a number, not hex data).
+    const faulty = await startNodeFaultProxy({ upstream: devnet.url, seed: 1 });
+    const reader = devnetAdapter('ethereum', faulty.url);
+    try {
+      faulty.setFault({ kind: 'wrong-shape' }, { methods: ['eth_call'] });
+      const usdt = devnet.tokens.erc20.USDT;
+      await expect(reader.follower.read(blockNumber)).rejects.toThrow(EvmInvalidResponseError);
+      await expect(reader.getErc20Balance(y, usdt)).rejects.toMatchObject({ status: 502 });
+      faulty.heal();
+      // Not remembered as a token without decimals: read again, the block has its 6.
+      expectBlock(await blockAt(reader, blockNumber));
+      expect(await reader.getErc20Balance(y, usdt)).toEqual({ balance: 1_500_000n, decimals: 6 });
+    } finally {
+      await reader.close();
+      await faulty.close();
+    }
   });
 
   it('answers not-yet for a block the node does not have yet, and an empty list for an empty block', async () => {
