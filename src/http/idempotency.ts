@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { KindGuard, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { ApiError } from '../errors.ts';
@@ -46,8 +46,8 @@ interface HeldKey {
 /** Whether a route takes the header: an authenticated POST that is not a read. */
 export function takesIdempotencyKey(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
-  const config = route.config as { public?: boolean } | undefined;
-  return methods.includes('POST') && config?.public !== true && !READS_BY_POST.test(route.url);
+  const isPublic = route.config !== undefined && 'public' in route.config && route.config.public === true;
+  return methods.includes('POST') && !isPublic && !READS_BY_POST.test(route.url);
 }
 
 const HEADER_DOC = Type.String({
@@ -71,9 +71,9 @@ export function documentIdempotencyKeys(app: FastifyInstance): void {
     route.config = { ...route.config, idempotent: true };
     const schema = route.schema;
     if (schema === undefined) return;
-    const headers = schema.headers as TSchema | undefined;
+    const headers = KindGuard.IsObject(schema.headers) ? schema.headers.properties : {};
     schema.headers = Type.Object(
-      { ...(headers?.['properties'] ?? {}), [IDEMPOTENCY_HEADER]: Type.Optional(HEADER_DOC) },
+      { ...headers, [IDEMPOTENCY_HEADER]: Type.Optional(HEADER_DOC) },
       { additionalProperties: true },
     );
     const response = schema.response;

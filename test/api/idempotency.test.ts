@@ -35,8 +35,9 @@ async function fundedPair() {
 }
 
 /** Transactions the devnet has seen from `address`. */
+/** Transactions the node took from `address`, mined or not (anvil answers a send before its block exists). */
 async function sentBy(address: string): Promise<number> {
-  return Number(BigInt(await devnet.rpc<string>('eth_getTransactionCount', [address, 'latest'])));
+  return Number(BigInt(await devnet.rpc<string>('eth_getTransactionCount', [address, 'pending'])));
 }
 
 async function balanceOf(address: string): Promise<string> {
