@@ -18,7 +18,13 @@ import { ApiError } from '../../errors.ts';
 import { NodeError, NodeHttpError } from '../node-client.ts';
 import { EvmBroadcastUnknownError, EvmInputError, EvmNonceError } from './errors.ts';
 import { isEvmAddress } from './keys.ts';
-import { type NonceDialect, type NonceKey, NonceStore, type PendingNonce } from './nonce-store.ts';
+import {
+  type NodeNonces,
+  type NonceDialect,
+  type NonceKey,
+  NonceStore,
+  type PendingNonce,
+} from './nonce-store.ts';
 import { decodeTransaction, transactionHash } from './transactions.ts';
 
 export type { NonceDialect, NonceKey, PendingNonce } from './nonce-store.ts';
@@ -72,7 +78,7 @@ export class NonceManager {
    * low" or "replacement underpriced" (a send elsewhere holds the nonce) it re-syncs and signs again,
    * once.
    *
-   * @throws what `sign` throws (the nonce is released); the node's refusal (EvmNodeError family; the
+   * @throws what `sign` throws (no nonce is taken); the node's refusal (EvmNodeError family; the
    *   nonce is released); EvmBroadcastUnknownError when no answer came (the nonce stays taken and the
    *   stored transaction is re-broadcast by `reconcile`).
    */
@@ -83,19 +89,19 @@ export class NonceManager {
   ): Promise<ManagedSend> {
     const k = this.#key(key, node);
     for (let attempt = 0; ; attempt++) {
-      const nonce = await this.#allocate(k, node);
-      let raw: Hex;
-      try {
-        raw = await sign(nonce);
-        if (signedNonce(raw) !== nonce) {
-          throw new EvmInputError(`the signed transaction does not carry the nonce it was given (${nonce})`);
-        }
-      } catch (error) {
-        await this.#store.release(k, nonce);
-        throw error;
-      }
-      const hash = transactionHash(raw);
-      await this.#store.markSent(k, nonce, hash, raw);
+      // Allocated, signed and recorded at once: a failed signature leaves nothing, and a crash after it
+      // leaves a transaction to broadcast again, never a nonce nobody will sign.
+      const { nonce, hash, raw } = await this.#store.allocateSigned(
+        k,
+        await this.#nodeNonces(k, node),
+        async (n) => {
+          const signed = await sign(n);
+          if (signedNonce(signed) !== n) {
+            throw new EvmInputError(`the signed transaction does not carry the nonce it was given (${n})`);
+          }
+          return { hash: transactionHash(signed), raw: signed };
+        },
+      );
       try {
         await node.broadcast(raw);
         return { nonce, hash, raw };
@@ -191,13 +197,17 @@ export class NonceManager {
   }
 
   async #allocate(key: NonceKey, node: NonceNode): Promise<number> {
+    return this.#store.allocate(key, await this.#nodeNonces(key, node));
+  }
+
+  async #nodeNonces(key: NonceKey, node: NonceNode): Promise<NodeNonces> {
     // Read before taking the lock: the lock is never held across a node call. A stale count is safe,
     // the stored next nonce covers every nonce this gateway handed out.
     const [latest, pending] = await Promise.all([
       node.getTransactionCount(key.address, 'latest'),
       node.getTransactionCount(key.address, 'pending'),
     ]);
-    return this.#store.allocate(key, { latest, pending: Math.max(latest, pending) });
+    return { latest, pending: Math.max(latest, pending) };
   }
 
   #key(key: NonceKey, node: NonceNode): NonceKey {

@@ -77,52 +77,78 @@ export class NonceStore {
    * pending count). Rows the chain has settled (below the mined count) are forgotten on the way.
    */
   allocate(key: NonceKey, node: NodeNonces): Promise<number> {
+    return this.#locked(key, (trx, nextNonce, now) => this.#reserve(trx, key, node, nextNonce, now));
+  }
+
+  /**
+   * Allocates a nonce and records the transaction `sign` makes with it, in one transaction: the row is
+   * `sent` with its raw transaction (which `reconcile` can broadcast again) or not there at all. A process
+   * that dies in between leaves no reserved nonce behind, which would hold every later send from the
+   * address in the node's queue. `sign` runs under the address's lock: it must not call a node.
+   */
+  allocateSigned<Signed extends { hash: string; raw: string }>(
+    key: NonceKey,
+    node: NodeNonces,
+    sign: (nonce: number) => Promise<Signed>,
+  ): Promise<Signed & { nonce: number }> {
     return this.#locked(key, async (trx, nextNonce, now) => {
-      await this.#deletePending(trx, key).where('nonce', '<', node.latest).execute();
-      // A freed nonce below the node's pending count has been filled by a send elsewhere.
-      await this.#deletePending(trx, key)
-        .where('state', '=', 'free')
-        .where('nonce', '<', node.pending)
-        .execute();
-      const free = await trx
-        .selectFrom('evm_pending')
-        .select('nonce')
-        .where('chain', '=', key.chain)
-        .where('network', '=', key.network)
-        .where('address', '=', key.address)
-        .where('state', '=', 'free')
-        .orderBy('nonce')
-        .limit(1)
-        .executeTakeFirst();
-      if (free) {
-        await this.#update(trx, key, free.nonce, { state: 'reserved', created_at: now, updated_at: now });
-        return Number(free.nonce);
-      }
-      const nonce = Math.max(nextNonce, node.pending);
-      await this.#setNext(trx, key, nonce + 1, now);
-      await trx
-        .insertInto('evm_pending')
-        .values({
-          ...key,
-          nonce,
+      const nonce = await this.#reserve(trx, key, node, nextNonce, now);
+      const signed = await sign(nonce);
+      await this.#update(trx, key, nonce, {
+        state: 'sent',
+        tx_hash: signed.hash,
+        raw_tx: signed.raw,
+        updated_at: now,
+      });
+      return { ...signed, nonce };
+    });
+  }
+
+  async #reserve(trx: Trx, key: NonceKey, node: NodeNonces, nextNonce: number, now: string): Promise<number> {
+    await this.#deletePending(trx, key).where('nonce', '<', node.latest).execute();
+    // A freed nonce below the node's pending count has been filled by a send elsewhere.
+    await this.#deletePending(trx, key)
+      .where('state', '=', 'free')
+      .where('nonce', '<', node.pending)
+      .execute();
+    const free = await trx
+      .selectFrom('evm_pending')
+      .select('nonce')
+      .where('chain', '=', key.chain)
+      .where('network', '=', key.network)
+      .where('address', '=', key.address)
+      .where('state', '=', 'free')
+      .orderBy('nonce')
+      .limit(1)
+      .executeTakeFirst();
+    if (free) {
+      await this.#update(trx, key, free.nonce, { state: 'reserved', created_at: now, updated_at: now });
+      return Number(free.nonce);
+    }
+    const nonce = Math.max(nextNonce, node.pending);
+    await this.#setNext(trx, key, nonce + 1, now);
+    await trx
+      .insertInto('evm_pending')
+      .values({
+        ...key,
+        nonce,
+        state: 'reserved',
+        tx_hash: null,
+        raw_tx: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['chain', 'network', 'address', 'nonce']).doUpdateSet({
           state: 'reserved',
           tx_hash: null,
           raw_tx: null,
           created_at: now,
           updated_at: now,
-        })
-        .onConflict((oc) =>
-          oc.columns(['chain', 'network', 'address', 'nonce']).doUpdateSet({
-            state: 'reserved',
-            tx_hash: null,
-            raw_tx: null,
-            created_at: now,
-            updated_at: now,
-          }),
-        )
-        .execute();
-      return nonce;
-    });
+        }),
+      )
+      .execute();
+    return nonce;
   }
 
   /** Records the signed transaction before it is broadcast, so it can be sent again after a crash. */

@@ -199,10 +199,21 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       releaseFirst = resolve;
     });
     const okTx = await adapter.buildTransfer(sender.address, recipient, 2n);
-    const failing = manager.send(key, adapter, async (nonce) => {
-      await gate;
-      return (await adapter.sign(withTransactionNonce(tooMuch, nonce), sender.privateKey)).raw;
-    });
+    // Its broadcast waits at the gate (signing happens under the address's lock, the broadcast after it).
+    const gated: NonceNode = {
+      chain: 'ethereum',
+      network: 'mainnet',
+      getTransactionCount: (address, block) => adapter.getTransactionCount(address, block),
+      broadcast: async (raw) => {
+        await gate;
+        return adapter.broadcast(raw);
+      },
+    };
+    const failing = manager.send(
+      key,
+      gated,
+      async (nonce) => (await adapter.sign(withTransactionNonce(tooMuch, nonce), sender.privateKey)).raw,
+    );
     // Let the failing send take nonce 1 first.
     for (let i = 0; i < 100 && (await manager.pending(key)).every((p) => p.nonce !== 1); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -332,7 +343,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
     expect(await manager.pending(key)).toEqual([]);
   });
 
-  it('refuses a signed transaction that does not carry the nonce it was given, and releases it', async () => {
+  it('refuses a signed transaction that does not carry the nonce it was given, and keeps no nonce for it', async () => {
     const sender = await funded();
     const key = keyOf(sender.address);
     const tx = await adapter.buildTransfer(sender.address, sender.address, 1n);
@@ -343,8 +354,9 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
         async (n) => (await adapter.sign(withTransactionNonce(tx, n + 5), sender.privateKey)).raw,
       ),
     ).rejects.toThrow(/does not carry the nonce/);
+    // Nothing was kept: no pending nonce, and the address has no stored nonce yet.
     expect(await manager.pending(key)).toEqual([]);
-    expect(await manager.storedNextNonce(key)).toBe(0);
+    expect(await manager.storedNextNonce(key)).toBeNull();
   });
 
   it('offers withNonce(db, dialect, key, adapter, fn) for callers that broadcast themselves', async () => {
