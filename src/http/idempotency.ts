@@ -141,10 +141,14 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       const body =
         typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : null;
       const retryable = status === 429 || status >= 500;
-      if (body !== null && (held.sendStarted || !retryable)) {
+      if (body !== null && !retryable) {
         if (!(await keys.finish(held.claim, { status, body }))) {
           request.log.warn({ status }, 'idempotency key taken over before its answer was stored');
         }
+      } else if (held.sendStarted) {
+        // A failure once sending began (the database or the node gone mid-send): kept, its 503 would be
+        // replayed for ever; the history tells what happened, or the answer is that nobody knows.
+        await keys.abandon(held.claim);
       } else {
         await keys.release(held.claim);
       }

@@ -157,6 +157,21 @@ export class IdempotencyKeys {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * Ends a request that failed (5xx) after it started sending, without an answer to keep: whether its
+   * transaction reached the node is not known here. Its lease ends now, so the next request with the key
+   * is answered from the history at once (or told the outcome is unknown), as after a crash.
+   */
+  async abandon(claim: Claim): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ lease_token: null, locked_until: null })
+      .where('id', '=', claim.id)
+      .where('lease_token', '=', claim.token)
+      .where('state', '=', 'running')
+      .execute();
+  }
+
   /** Frees the key for another try: only a request that sent nothing. */
   async release(claim: Claim): Promise<void> {
     await this.db
