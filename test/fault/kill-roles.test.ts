@@ -227,6 +227,19 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
       throw new Error(`${error.message}\n${output()}`);
     });
 
+    // Every send answered 201 gets mined: one whose process died after recording its signed transaction
+    // and before the node had it is broadcast again by the reconciler (every 30 s), and the sends after it
+    // from that address wait in the node's queue until then.
+    const answeredTxids = [...answered.values()].flatMap((a) => (a.txid === null ? [] : [a.txid]));
+    await waitFor(async () => {
+      for (const txid of answeredTxids) {
+        if ((await devnet.rpc('eth_getTransactionReceipt', [txid])) === null) return undefined;
+      }
+      return true;
+    }, 90_000).catch((error: Error) => {
+      throw new Error(`${error.message}: a send answered 201 was not mined\n${output()}`);
+    });
+
     // The chain's truth: every transaction to a receiver, read straight from the node.
     const onChain = new Map<string, number>();
     const head = Number(await devnet.rpc<Hex>('eth_blockNumber'));
