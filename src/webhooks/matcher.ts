@@ -1,5 +1,5 @@
 import type { TransferEvent } from '../chains/types.ts';
-import { grown, StringTable } from './string-table.ts';
+import { capacityFor, grown, resized, StringTable } from './string-table.ts';
 
 /** What the matcher keeps of a subscription (addresses already in the chain's normalized form). */
 export interface MatchableWebhook {
@@ -96,12 +96,12 @@ export class WebhookMatcher {
     this.remove(webhook.id);
     if (INDEX_ORDER.every((field) => webhook[field] === null)) return;
     const slot = this.ids.acquire(webhook.id);
-    this.makeRoomForSlots(this.ids.span);
+    if (slot >= this.next.length) this.makeRoomForSlots(this.ids.span);
     for (let i = 0; i < FIELDS; i++) {
       const value = webhook[INDEX_ORDER[i]!];
       this.fields[slot * FIELDS + i] = value === null ? NONE : this.values.acquire(value);
     }
-    this.heads = grown(this.heads, this.values.span, NONE);
+    if (this.values.span > this.heads.length) this.heads = grown(this.heads, this.values.span, NONE);
     this.user[slot] = this.users.intern(webhook.userId);
     this.type[slot] = webhook.type === null ? NONE : this.types.intern(webhook.type);
     this.confirmations[slot] = webhook.confirmations;
@@ -218,13 +218,15 @@ export class WebhookMatcher {
     if (after !== NONE) this.previous[after] = before;
   }
 
+  /** Grows every per-slot array to one capacity, so that a slot fits in all of them or none. */
   private makeRoomForSlots(slots: number): void {
-    this.fields = grown(this.fields, slots * FIELDS, NONE);
-    this.user = grown(this.user, slots);
-    this.type = grown(this.type, slots);
-    this.confirmations = grown(this.confirmations, slots);
-    this.flags = grown(this.flags, slots);
-    this.next = grown(this.next, slots);
-    this.previous = grown(this.previous, slots);
+    const capacity = capacityFor(this.next.length, slots);
+    this.fields = resized(this.fields, capacity * FIELDS, NONE);
+    this.user = resized(this.user, capacity);
+    this.type = resized(this.type, capacity);
+    this.confirmations = resized(this.confirmations, capacity);
+    this.flags = resized(this.flags, capacity);
+    this.next = resized(this.next, capacity);
+    this.previous = resized(this.previous, capacity);
   }
 }

@@ -3,19 +3,32 @@ const GROWTH = 1.5;
 /** Byte length is kept in 16 bits: ids, addresses and token ids are far shorter. */
 const MAX_BYTES = 0xffff;
 
-/** A copy of `array` with room for at least `needed` items (by `GROWTH` steps), new items set to `fill`. */
+/** The length to grow an array of `current` items to, by `GROWTH` steps, for `needed` items to fit. */
+export function capacityFor(current: number, needed: number): number {
+  let length = Math.max(current, 64);
+  while (length < needed) length = Math.ceil(length * GROWTH);
+  return length;
+}
+
+/** A copy of `array` of `length` items, those added set to `fill`. */
+export function resized<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(
+  array: T,
+  length: number,
+  fill = 0,
+): T {
+  const copy = new (array.constructor as new (length: number) => T)(length);
+  copy.set(array);
+  if (fill !== 0) copy.fill(fill, array.length);
+  return copy;
+}
+
+/** `array`, or a copy grown by `GROWTH` steps, with room for `needed` items. */
 export function grown<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(
   array: T,
   needed: number,
   fill = 0,
 ): T {
-  if (needed <= array.length) return array;
-  let length = Math.max(array.length, 64);
-  while (length < needed) length = Math.ceil(length * GROWTH);
-  const copy = new (array.constructor as new (length: number) => T)(length);
-  copy.set(array);
-  if (fill !== 0) copy.fill(fill, array.length);
-  return copy;
+  return needed <= array.length ? array : resized(array, capacityFor(array.length, needed), fill);
 }
 
 /**
@@ -30,6 +43,8 @@ export class StringTable {
   private starts = new Uint32Array(0);
   private lengths = new Uint16Array(0);
   private holders = new Uint32Array(0);
+  /** Each entry's hash: growing the slots and removing from them read no bytes again. */
+  private hashes = new Uint32Array(0);
   /** Entry numbers handed out so far, live or free. */
   private entries = 0;
   private live = 0;
@@ -37,9 +52,11 @@ export class StringTable {
   private readonly released = new Map<number, number[]>();
   /** Open addressing with linear probing, at most half full: entry numbers, or EMPTY. */
   private slots = new Int32Array(64).fill(EMPTY);
-  /** The string looked up last, as bytes. */
+  /** The string looked up last, as bytes, and its hash: `acquire` after `find` of one string loads it once. */
   private key = new Uint8Array(256);
   private keyLength = 0;
+  private keyHash = 0;
+  private keyValue: string | null = null;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
 
@@ -64,7 +81,7 @@ export class StringTable {
     const slot = this.probe(hash);
     let entry = this.slots[slot]!;
     if (entry === EMPTY) {
-      entry = this.store();
+      entry = this.store(hash);
       if ((this.live + 1) * 2 > this.slots.length) this.rehash(this.slots.length * 2);
       this.slots[this.probe(hash)] = entry;
       this.live++;
@@ -93,6 +110,7 @@ export class StringTable {
 
   /** Puts `value`'s UTF-8 bytes in `key` and returns their hash. */
   private load(value: string): number {
+    if (value === this.keyValue) return this.keyHash;
     if (value.length * 3 > this.key.length) this.key = new Uint8Array(value.length * 3);
     const key = this.key;
     let length = 0;
@@ -106,7 +124,9 @@ export class StringTable {
     }
     if (length > MAX_BYTES) throw new RangeError(`a ${length}-byte string is too long for a string table`);
     this.keyLength = length;
-    return hashBytes(key, 0, length);
+    this.keyHash = hashBytes(key, 0, length);
+    this.keyValue = value;
+    return this.keyHash;
   }
 
   /** The slot holding the entry equal to `key`, or the empty slot where it would go. */
@@ -114,7 +134,7 @@ export class StringTable {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.slots[slot]!;
-      if (entry === EMPTY || this.holdsKey(entry)) return slot;
+      if (entry === EMPTY || (this.hashes[entry] === hash && this.holdsKey(entry))) return slot;
     }
   }
 
@@ -127,36 +147,36 @@ export class StringTable {
   }
 
   /** Copies `key` into a released entry of its length, or a new one. */
-  private store(): number {
+  private store(hash: number): number {
     const length = this.keyLength;
     let entry = this.released.get(length)?.pop();
     if (entry === undefined) {
       entry = this.entries++;
-      this.starts = grown(this.starts, this.entries);
-      this.lengths = grown(this.lengths, this.entries);
-      this.holders = grown(this.holders, this.entries);
+      if (entry >= this.starts.length) {
+        const capacity = capacityFor(this.starts.length, this.entries);
+        this.starts = resized(this.starts, capacity);
+        this.lengths = resized(this.lengths, capacity);
+        this.holders = resized(this.holders, capacity);
+        this.hashes = resized(this.hashes, capacity);
+      }
       this.bytes = grown(this.bytes, this.bytesUsed + length);
       this.starts[entry] = this.bytesUsed;
       this.lengths[entry] = length;
       this.bytesUsed += length;
     }
     this.bytes.set(this.key.subarray(0, length), this.starts[entry]!);
+    this.hashes[entry] = hash;
     return entry;
-  }
-
-  private hashOf(entry: number): number {
-    const start = this.starts[entry]!;
-    return hashBytes(this.bytes, start, start + this.lengths[entry]!);
   }
 
   /** Removes a freed entry from the slots, moving later entries of its run back (no tombstones). */
   private unlink(entry: number): void {
     const mask = this.slots.length - 1;
-    let hole = this.hashOf(entry) & mask;
+    let hole = this.hashes[entry]! & mask;
     while (this.slots[hole] !== entry) hole = (hole + 1) & mask;
     for (let slot = (hole + 1) & mask; this.slots[slot] !== EMPTY; slot = (slot + 1) & mask) {
       const moved = this.slots[slot]!;
-      const home = this.hashOf(moved) & mask;
+      const home = this.hashes[moved]! & mask;
       // `moved` may fill the hole only if its home is not within (hole, slot], cyclically.
       const between = hole <= slot ? home > hole && home <= slot : home > hole || home <= slot;
       if (between) continue;
@@ -172,7 +192,7 @@ export class StringTable {
     const mask = size - 1;
     for (const entry of old) {
       if (entry === EMPTY) continue;
-      let slot = this.hashOf(entry) & mask;
+      let slot = this.hashes[entry]! & mask;
       while (this.slots[slot] !== EMPTY) slot = (slot + 1) & mask;
       this.slots[slot] = entry;
     }

@@ -19,11 +19,10 @@ const MATCHED_COLUMNS = [
   'confirmations',
   'notify_reverted',
   'notify_pending',
-  'is_active',
-  'is_invalid',
-  'deleted_at',
   'change_version',
 ] as const;
+
+type ChangedRow = Awaited<ReturnType<ReturnType<SubscriptionSync['changes']>['execute']>>[number];
 
 /**
  * Keeps a matcher in step with the webhooks of one (chain, network): only rows changed since the last look
@@ -44,49 +43,66 @@ export class SubscriptionSync {
   async refresh(): Promise<void> {
     const latest = await readWatchVersion(this.db, this.chain, this.network);
     if (latest === this.version) return;
-    // Keyset pages over (change_version, id): the id breaks ties should one version stamp several rows.
-    let after: { version: number; id: string } | null = null;
+    // An empty matcher has nothing to remove: rows no longer live are left unread.
+    const liveOnly = this.matcher.size === 0;
+    let after = this.version;
     for (;;) {
-      let page = this.db
-        .selectFrom('webhooks')
-        .select(MATCHED_COLUMNS)
-        .where('chain', '=', this.chain)
-        .where('network', '=', this.network)
-        .where('change_version', '>', this.version)
-        .where('change_version', '<=', latest);
-      if (after !== null) {
-        const { version, id } = after;
-        page = page
-          .where('change_version', '>=', version)
-          .where((eb) => eb.or([eb('change_version', '>', version), eb('id', '>', id)]));
-      }
-      const rows = await page
-        .orderBy('change_version')
-        .orderBy('id')
+      const rows = await this.changes(latest, liveOnly)
+        .where('change_version', '>', after)
         .limit(this.pageSize)
         .execute();
-      for (const row of rows) {
-        if (row.deleted_at !== null || row.is_active !== 1 || row.is_invalid === 1) {
-          this.matcher.remove(row.id);
-          continue;
-        }
-        this.matcher.upsert({
-          id: row.id,
-          userId: row.user_id,
-          from: row.from_address,
-          to: row.to_address,
-          contract: row.contract_address,
-          tokenId: row.token_id,
-          type: row.type,
-          confirmations: row.confirmations,
-          notifyReverted: row.notify_reverted === 1,
-          notifyPending: row.notify_pending === 1,
-        });
-      }
+      this.apply(rows);
       const last = rows.at(-1);
       if (last === undefined || rows.length < this.pageSize) break;
-      after = { version: Number(last.change_version), id: last.id };
+      after = Number(last.change_version);
+      // Should one version stamp several rows, the page may end amid them: read them all (applying twice is harmless).
+      this.apply(await this.changes(latest, liveOnly).where('change_version', '=', after).execute());
     }
     this.version = latest;
+  }
+
+  /** The rows of this (chain, network) changed up to `latest`, in version order; with `liveOnly`, the live ones. */
+  private changes(latest: number, liveOnly: boolean) {
+    let query = this.db
+      .selectFrom('webhooks')
+      .select(MATCHED_COLUMNS)
+      .select((eb) =>
+        eb
+          .case()
+          .when(eb.and([eb('deleted_at', 'is', null), eb('is_active', '=', 1), eb('is_invalid', '=', 0)]))
+          .then(eb.lit(1))
+          .else(eb.lit(0))
+          .end()
+          .as('live'),
+      )
+      .where('chain', '=', this.chain)
+      .where('network', '=', this.network)
+      .where('change_version', '<=', latest)
+      .orderBy('change_version');
+    if (liveOnly) {
+      query = query.where('deleted_at', 'is', null).where('is_active', '=', 1).where('is_invalid', '=', 0);
+    }
+    return query;
+  }
+
+  private apply(rows: ChangedRow[]): void {
+    for (const row of rows) {
+      if (Number(row.live) !== 1) {
+        this.matcher.remove(row.id);
+        continue;
+      }
+      this.matcher.upsert({
+        id: row.id,
+        userId: row.user_id,
+        from: row.from_address,
+        to: row.to_address,
+        contract: row.contract_address,
+        tokenId: row.token_id,
+        type: row.type,
+        confirmations: row.confirmations,
+        notifyReverted: row.notify_reverted === 1,
+        notifyPending: row.notify_pending === 1,
+      });
+    }
   }
 }
