@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => bench.close());
 
-const NETWORK = 'nile';
+const NETWORK = 'testnet';
 const to = (n: number) => `T${String(n).padStart(33, '0')}`;
 const transferTo = (address: string) => ({
   from: 'Tsender',

@@ -121,26 +121,30 @@ describe('WebhookMatcher against a scan of every subscription', () => {
 
   it('finds exactly the subscriptions a scan finds, whole, after any upserts and removals', () => {
     fc.assert(
-      fc.property(fc.array(change, { minLength: 100, maxLength: 600 }), fc.array(probe, { maxLength: 30 }), (changes, probes) => {
-        const m = new WebhookMatcher();
-        const hooks = new Map<string, MatchableWebhook>();
-        for (const c of changes) {
-          if ('upsert' in c) {
-            m.upsert(c.upsert);
-            hooks.set(c.upsert.id, c.upsert);
-          } else {
-            m.remove(c.remove);
-            hooks.delete(c.remove);
+      fc.property(
+        fc.array(change, { minLength: 100, maxLength: 600 }),
+        fc.array(probe, { maxLength: 30 }),
+        (changes, probes) => {
+          const m = new WebhookMatcher();
+          const hooks = new Map<string, MatchableWebhook>();
+          for (const c of changes) {
+            if ('upsert' in c) {
+              m.upsert(c.upsert);
+              hooks.set(c.upsert.id, c.upsert);
+            } else {
+              m.remove(c.remove);
+              hooks.delete(c.remove);
+            }
           }
-        }
-        expect(m.size).toBe([...hooks.values()].filter(setsAFilter).length);
-        for (const t of probes) expect(m.match(t).sort(byId)).toEqual(scan(hooks, t).sort(byId));
-        const pending = [...hooks.values()]
-          .filter((w) => w.notifyPending)
-          .flatMap((w) => [w.to, w.from])
-          .filter((a): a is string => a !== null);
-        expect(m.pendingAddresses().sort()).toEqual([...new Set(pending)].sort());
-      }),
+          expect(m.size).toBe([...hooks.values()].filter(setsAFilter).length);
+          for (const t of probes) expect(m.match(t).sort(byId)).toEqual(scan(hooks, t).sort(byId));
+          const pending = [...hooks.values()]
+            .filter((w) => w.notifyPending)
+            .flatMap((w) => [w.to, w.from])
+            .filter((a): a is string => a !== null);
+          expect(m.pendingAddresses().sort()).toEqual([...new Set(pending)].sort());
+        },
+      ),
       { numRuns: 200 },
     );
   });
