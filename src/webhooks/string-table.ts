@@ -92,7 +92,7 @@ export class StringTable {
 
   /** One holder fewer; the last one frees the entry. */
   release(entry: number): void {
-    if (this.holders[entry] === 0) throw new Error(`string table entry ${entry} is not held`);
+    if (!((this.holders[entry] ?? 0) > 0)) throw new Error(`string table entry ${entry} is not held`);
     if (--this.holders[entry]! > 0) return;
     this.unlink(entry);
     this.live--;

@@ -67,5 +67,6 @@ describe('StringTable', () => {
     const entry = table.acquire('a');
     table.release(entry);
     expect(() => table.release(entry)).toThrow(/not held/);
+    expect(() => table.release(7)).toThrow(/not held/);
   });
 });
