@@ -4,6 +4,26 @@ import type { Database } from '../store/schema.ts';
 import { WebhookMatcher } from './matcher.ts';
 import { readWatchVersion } from './watch-versions.ts';
 
+/** Rows read at a time: a million subscriptions load in bounded memory, a page's objects freed before the next. */
+export const SUBSCRIPTION_PAGE = 50_000;
+
+/** Only what matching needs: URLs and sealed secrets are read at delivery time. */
+const MATCHED_COLUMNS = [
+  'id',
+  'user_id',
+  'from_address',
+  'to_address',
+  'contract_address',
+  'token_id',
+  'type',
+  'confirmations',
+  'notify_reverted',
+  'notify_pending',
+  'change_version',
+] as const;
+
+type ChangedRow = Awaited<ReturnType<ReturnType<SubscriptionSync['changes']>['execute']>>[number];
+
 /**
  * Keeps a matcher in step with the webhooks of one (chain, network): only rows changed since the last look
  * are read. Versions are bumped under a row lock in the transaction that changes a webhook, so they become
@@ -17,21 +37,57 @@ export class SubscriptionSync {
     private readonly db: Kysely<Database>,
     private readonly chain: ChainName,
     private readonly network: Network,
+    private readonly pageSize = SUBSCRIPTION_PAGE,
   ) {}
 
   async refresh(): Promise<void> {
     const latest = await readWatchVersion(this.db, this.chain, this.network);
     if (latest === this.version) return;
-    const rows = await this.db
+    // An empty matcher has nothing to remove: rows no longer live are left unread.
+    const liveOnly = this.matcher.size === 0;
+    let after = this.version;
+    for (;;) {
+      const rows = await this.changes(latest, liveOnly)
+        .where('change_version', '>', after)
+        .limit(this.pageSize)
+        .execute();
+      this.apply(rows);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < this.pageSize) break;
+      after = Number(last.change_version);
+      // Should one version stamp several rows, the page may end amid them: read them all (applying twice is harmless).
+      this.apply(await this.changes(latest, liveOnly).where('change_version', '=', after).execute());
+    }
+    this.version = latest;
+  }
+
+  /** The rows of this (chain, network) changed up to `latest`, in version order; with `liveOnly`, the live ones. */
+  private changes(latest: number, liveOnly: boolean) {
+    let query = this.db
       .selectFrom('webhooks')
-      .selectAll()
+      .select(MATCHED_COLUMNS)
+      .select((eb) =>
+        eb
+          .case()
+          .when(eb.and([eb('deleted_at', 'is', null), eb('is_active', '=', 1), eb('is_invalid', '=', 0)]))
+          .then(eb.lit(1))
+          .else(eb.lit(0))
+          .end()
+          .as('live'),
+      )
       .where('chain', '=', this.chain)
       .where('network', '=', this.network)
-      .where('change_version', '>', this.version)
       .where('change_version', '<=', latest)
-      .execute();
+      .orderBy('change_version');
+    if (liveOnly) {
+      query = query.where('deleted_at', 'is', null).where('is_active', '=', 1).where('is_invalid', '=', 0);
+    }
+    return query;
+  }
+
+  private apply(rows: ChangedRow[]): void {
     for (const row of rows) {
-      if (row.deleted_at !== null || row.is_active !== 1 || row.is_invalid === 1) {
+      if (Number(row.live) !== 1) {
         this.matcher.remove(row.id);
         continue;
       }
@@ -48,6 +104,5 @@ export class SubscriptionSync {
         notifyPending: row.notify_pending === 1,
       });
     }
-    this.version = latest;
   }
 }

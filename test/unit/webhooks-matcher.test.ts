@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type MatchableWebhook, WebhookMatcher } from '../../src/webhooks/matcher.ts';
 
@@ -68,5 +69,83 @@ describe('WebhookMatcher', () => {
     m.remove('v');
     m.remove('missing');
     expect(m.size).toBe(0);
+  });
+});
+
+/** Subscriptions that set no address, contract or token id are not kept. */
+const setsAFilter = (w: MatchableWebhook) =>
+  w.to !== null || w.from !== null || w.tokenId !== null || w.contract !== null;
+
+/** What the matcher must answer, by a scan of every subscription: each filter it sets agrees. */
+function scan(hooks: Map<string, MatchableWebhook>, t: ReturnType<typeof transfer>): MatchableWebhook[] {
+  return [...hooks.values()].filter(
+    (w) =>
+      setsAFilter(w) &&
+      (w.to === null || w.to === t.to) &&
+      (w.from === null || w.from === t.from) &&
+      (w.tokenId === null || w.tokenId === t.tokenId) &&
+      (w.contract === null || w.contract === t.contractAddress) &&
+      (w.type === null || w.type === t.type),
+  );
+}
+
+const byId = (a: MatchableWebhook, b: MatchableWebhook) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+describe('WebhookMatcher against a scan of every subscription', () => {
+  // Few values, so that subscriptions share addresses, buckets and fields; enough ids to grow its arrays.
+  const value = (values: string[]) => fc.option(fc.constantFrom(...values), { nil: null });
+  const address = value(['A', 'B', 'C', '0xé']);
+  const webhook = fc.record({
+    id: fc.integer({ min: 0, max: 299 }).map((n) => `w${n}`),
+    userId: fc.constantFrom('u1', 'u2'),
+    from: address,
+    to: address,
+    contract: value(['USDT', 'NFT']),
+    tokenId: value(['1', '2']),
+    type: value(['TRC20', 'TRX']),
+    confirmations: fc.integer({ min: 0, max: 100 }),
+    notifyReverted: fc.boolean(),
+    notifyPending: fc.boolean(),
+  });
+  const change = fc.oneof(
+    { weight: 4, arbitrary: webhook.map((w) => ({ upsert: w })) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 299 }).map((n) => ({ remove: `w${n}` })) },
+  );
+  const probe = fc.record({
+    from: fc.constantFrom('A', 'B', 'C', '0xé', 'D'),
+    to: fc.constantFrom('A', 'B', 'C', '0xé', 'D'),
+    contractAddress: value(['USDT', 'NFT', 'OTHER']),
+    tokenId: value(['1', '2', '3']),
+    type: fc.constantFrom('TRC20', 'TRX', 'TRC721'),
+  });
+
+  it('finds exactly the subscriptions a scan finds, whole, after any upserts and removals', () => {
+    fc.assert(
+      fc.property(
+        fc.array(change, { minLength: 100, maxLength: 600 }),
+        fc.array(probe, { maxLength: 30 }),
+        (changes, probes) => {
+          const m = new WebhookMatcher();
+          const hooks = new Map<string, MatchableWebhook>();
+          for (const c of changes) {
+            if ('upsert' in c) {
+              m.upsert(c.upsert);
+              hooks.set(c.upsert.id, c.upsert);
+            } else {
+              m.remove(c.remove);
+              hooks.delete(c.remove);
+            }
+          }
+          expect(m.size).toBe([...hooks.values()].filter(setsAFilter).length);
+          for (const t of probes) expect(m.match(t).sort(byId)).toEqual(scan(hooks, t).sort(byId));
+          const pending = [...hooks.values()]
+            .filter((w) => w.notifyPending)
+            .flatMap((w) => [w.to, w.from])
+            .filter((a): a is string => a !== null);
+          expect(m.pendingAddresses().sort()).toEqual([...new Set(pending)].sort());
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
