@@ -1,10 +1,8 @@
-import type { RecordedAttempt } from './delivery-queue.ts';
-
 /** Writes attempts in one transaction; for each, whether its claim was still held. */
-export type WriteAttempts = (attempts: readonly RecordedAttempt[]) => Promise<boolean[]>;
+export type WriteAttempts<Attempt> = (attempts: readonly Attempt[]) => Promise<boolean[]>;
 
-interface Waiting {
-  attempt: RecordedAttempt;
+interface Waiting<Attempt> {
+  attempt: Attempt;
   resolve: (kept: boolean) => void;
   reject: (error: unknown) => void;
 }
@@ -18,15 +16,15 @@ const MAX_BATCH = 128;
  * Batches are written one at a time, so each waits at most for the one before it. When a batch fails its
  * attempts are written one by one, so a single bad row does not take the others' records with it.
  */
-export class AttemptBatches {
-  private waiting: Waiting[] = [];
+export class AttemptBatches<Attempt> {
+  private waiting: Waiting<Attempt>[] = [];
   private scheduled = false;
   private writing = false;
 
-  constructor(private readonly write: WriteAttempts) {}
+  constructor(private readonly write: WriteAttempts<Attempt>) {}
 
   /** Resolves when written: false when the claim had lapsed (the row was left alone); rejects if the write failed. */
-  record(attempt: RecordedAttempt): Promise<boolean> {
+  record(attempt: Attempt): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ attempt, resolve, reject });
       this.schedule();
@@ -54,7 +52,7 @@ export class AttemptBatches {
     }
   }
 
-  private async writeBatch(batch: Waiting[]): Promise<void> {
+  private async writeBatch(batch: Waiting<Attempt>[]): Promise<void> {
     try {
       const kept = await this.write(batch.map((entry) => entry.attempt));
       batch.forEach((entry, i) => {

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.ts';
 import { AttemptBatches } from './attempt-batches.ts';
 import { classify, WebhookSender } from './delivery-attempt.ts';
 import { DeliveryMetrics } from './delivery-metrics.ts';
-import { DeliveryQueue } from './delivery-queue.ts';
+import { DeliveryQueue, type RecordedAttempt } from './delivery-queue.ts';
 import { OriginSlots, originOf } from './origin-slots.ts';
 import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.ts';
 
@@ -51,7 +51,7 @@ export interface OutboxDelivererOptions {
  */
 export class OutboxDeliverer {
   private readonly queue: DeliveryQueue;
-  private readonly records: AttemptBatches;
+  private readonly records: AttemptBatches<RecordedAttempt>;
   private readonly sender: WebhookSender;
   private readonly slots: OriginSlots;
   private readonly log: Logger;

@@ -200,13 +200,14 @@ export class DeliveryQueue {
           'place',
         ),
       ]);
+    // Cast: Postgres would otherwise read the parameters of a CASE as text.
     const room =
       limited.length === 0
-        ? sql<number>`${options.room.otherwise}`
+        ? sql<number>`cast(${options.room.otherwise} as integer)`
         : sql<number>`case ranked.webhook_id ${sql.join(
-            limited.map(([id, free]) => sql`when ${id} then ${free}`),
+            limited.map(([id, free]) => sql`when ${id} then cast(${free} as integer)`),
             sql` `,
-          )} else ${options.room.otherwise} end`;
+          )} else cast(${options.room.otherwise} as integer) end`;
     const pick = db
       .selectFrom(ranked.as('ranked'))
       .select('ranked.id')
