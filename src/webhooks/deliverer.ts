@@ -6,7 +6,7 @@ import type { Store } from '../store/store.ts';
 import { AttemptBatches } from './attempt-batches.ts';
 import { classify, WebhookSender } from './delivery-attempt.ts';
 import { DeliveryMetrics } from './delivery-metrics.ts';
-import { DeliveryQueue, type RecordedAttempt } from './delivery-queue.ts';
+import { claimCandidates, DeliveryQueue, type RecordedAttempt } from './delivery-queue.ts';
 import { OriginSlots, originOf } from './origin-slots.ts';
 import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.ts';
 
@@ -165,11 +165,13 @@ export class OutboxDeliverer {
   }
 
   /**
-   * Claims and dispatches up to `limit` rows. True when another claim should follow at once: the limit was
-   * reached, or an origin filled up, so its webhooks leave room in the next claim for rows behind them.
+   * Claims and dispatches up to `limit` rows. True when another claim should follow at once: the limit or
+   * every candidate was taken, or an origin filled up, so its webhooks leave room in the next claim for
+   * the rows behind them.
    */
   private async claimBatch(limit: number): Promise<boolean> {
-    const rows = await this.queue.claimDue(limit, this.slots.room());
+    const room = this.slots.room();
+    const rows = await this.queue.claimDue(limit, room);
     if (rows.length === 0) return false;
     let filled = false;
     const webhooks = await this.queue.webhooks([...new Set(rows.map((row) => row.webhook_id))]);
@@ -189,7 +191,7 @@ export class OutboxDeliverer {
       if (this.slots.isFull(origin)) filled = true;
     }
     if (release.length > 0) await this.queue.release(release);
-    return rows.length === limit || filled;
+    return rows.length === limit || rows.length >= claimCandidates(limit, room) || filled;
   }
 
   private dispatch(

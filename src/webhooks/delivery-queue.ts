@@ -8,10 +8,13 @@ import type { WebhookRoom } from './origin-slots.ts';
 import { bumpWatchVersion } from './watch-versions.ts';
 
 /**
- * A claim ranks this many of the oldest due rows per row it may take: enough that a webhook with little
- * room does not hide the others behind it, few enough that the ranking stays cheap with a deep backlog.
+ * How many of the oldest due rows one claim ranks: room for a couple of webhooks' full share, so one with
+ * little room does not hide the others behind it, and no more, as the ranking's cost grows with them (a
+ * webhook whose origin fills up is left out of the next claim, which then reaches the rows behind it).
  */
-const CANDIDATES_PER_CLAIMED_ROW = 4;
+export function claimCandidates(limit: number, room: WebhookRoom): number {
+  return 2 * Math.min(limit, room.otherwise);
+}
 
 /** One attempt to record: the claimed row, where it went, how it went and what becomes of it. */
 export interface RecordedAttempt {
@@ -185,7 +188,7 @@ export class DeliveryQueue {
       query = query
         .where('user_id', 'not in', lapsedUsers(db, now, this.planGraceMs))
         .orderBy('next_attempt_at')
-        .limit(options.limit * CANDIDATES_PER_CLAIMED_ROW);
+        .limit(claimCandidates(options.limit, options.room));
       if (dialect === 'postgres') query = query.forUpdate().skipLocked();
       return db.selectFrom(query.as(status)).selectAll();
     };
