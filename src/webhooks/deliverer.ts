@@ -151,7 +151,7 @@ export class OutboxDeliverer {
     }
   }
 
-  /** Sleeps for pollMs, or until a delivery finishes (capacity is free again), a wake-up or stop(). */
+  /** Sleeps for pollMs, or until an answer or a delivery frees a slot, a wake-up or stop(). */
   private pause(): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
