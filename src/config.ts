@@ -39,6 +39,8 @@ export interface Config {
   defaultPlan: string;
   /** Where Prometheus metrics are served (their own listener); null: not served. */
   metrics: { host: string; port: number } | null;
+  /** Webhook requests in flight to one origin from this process's deliverer. */
+  webhookOriginConcurrency: number;
   /** How long a plan past its end date keeps working before the API answers 402. */
   planGraceMs: number;
   /** Where rate limits are shared across instances (REDIS_URL; unset: in this process), and its key prefix. */
@@ -152,6 +154,7 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
     wsEndpoints: v['<CHAIN>_<NETWORK>_WS_URL'],
     masterKey: v.MASTER_KEY,
     webhookAllowCidrs: [...(v.WEBHOOK_ALLOW_CIDRS ?? [])],
+    webhookOriginConcurrency: v.WEBHOOK_ORIGIN_CONCURRENCY,
     roles: v.ROLES,
     passwordThrottle: {
       maxFailuresPerAddress: v.PASSWORD_MAX_FAILURES_PER_ADDRESS,

@@ -65,6 +65,7 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
         instanceId,
         allowlist: ctx.webhookAllowlist,
         planGraceMs: ctx.config.planGraceMs,
+        perHostConcurrency: ctx.config.webhookOriginConcurrency,
         ...(options.deliveryPollMs === undefined ? {} : { pollMs: options.deliveryPollMs }),
       })
     : null;

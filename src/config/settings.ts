@@ -169,6 +169,12 @@ export const SETTINGS = {
       }
     },
   }),
+  WEBHOOK_ORIGIN_CONCURRENCY: setting({
+    default: '16',
+    meaning:
+      'webhook requests in flight to one origin (scheme, host, port) from each deliverer; over kept-alive connections a fast receiver gets about this many per round trip',
+    parse: wholeNumber(1, 64),
+  }),
   ROLES: setting({
     default: 'api,watcher,deliverer',
     meaning: 'what this process runs: the HTTP API, the chain watchers, the webhook deliverer',

@@ -3,11 +3,19 @@ import type { MasterKey } from '../custody/master-key.ts';
 import type { Logger } from '../logger.ts';
 import type { NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
+import { AttemptBatches } from './attempt-batches.ts';
 import { classify, WebhookSender } from './delivery-attempt.ts';
 import { DeliveryMetrics } from './delivery-metrics.ts';
-import { DeliveryQueue } from './delivery-queue.ts';
+import { claimCandidates, DeliveryQueue, type RecordedAttempt } from './delivery-queue.ts';
 import { OriginSlots, originOf } from './origin-slots.ts';
 import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.ts';
+
+/**
+ * Requests in flight per origin unless configured (WEBHOOK_ORIGIN_CONCURRENCY). Over keep-alive
+ * connections one origin's throughput is this many requests per round trip, so the cap is what bounds
+ * a fast receiver; it stays low enough that one busy receiver cannot take the whole global concurrency.
+ */
+export const DEFAULT_ORIGIN_CONCURRENCY = 16;
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'retry_scheduled';
 
@@ -21,7 +29,7 @@ export interface OutboxDelivererOptions {
   /** A 2xx must arrive within this time (connect included). */
   timeoutMs?: number;
   concurrency?: number;
-  /** Deliveries in flight per origin (scheme, host and port). */
+  /** Requests in flight per origin (scheme, host and port); default DEFAULT_ORIGIN_CONCURRENCY. */
   perHostConcurrency?: number;
   pollMs?: number;
   allowlist: IpAllowlist;
@@ -43,6 +51,7 @@ export interface OutboxDelivererOptions {
  */
 export class OutboxDeliverer {
   private readonly queue: DeliveryQueue;
+  private readonly records: AttemptBatches<RecordedAttempt>;
   private readonly sender: WebhookSender;
   private readonly slots: OriginSlots;
   private readonly log: Logger;
@@ -59,7 +68,7 @@ export class OutboxDeliverer {
 
   constructor(options: OutboxDelivererOptions) {
     const timeoutMs = options.timeoutMs ?? 10_000;
-    const perHostConcurrency = Math.max(1, options.perHostConcurrency ?? 4);
+    const perHostConcurrency = Math.max(1, options.perHostConcurrency ?? DEFAULT_ORIGIN_CONCURRENCY);
     const now = options.now ?? (() => new Date());
     compileAllowlist(options.allowlist); // a bad entry fails at start-up, not at the first delivery
     this.queue = new DeliveryQueue({
@@ -69,6 +78,7 @@ export class OutboxDeliverer {
       planGraceMs: options.planGraceMs ?? 0,
       now,
     });
+    this.records = new AttemptBatches((attempts) => this.queue.recordMany(attempts));
     this.sender = new WebhookSender({
       masterKey: options.masterKey,
       allowlist: options.allowlist,
@@ -127,19 +137,21 @@ export class OutboxDeliverer {
       let more = false;
       if (capacity > 0) {
         try {
-          more = (await this.claimBatch(capacity)) === capacity;
+          more = await this.claimBatch(capacity);
         } catch (error) {
           this.log.error({ err: error }, 'claiming webhook notifications failed');
         }
       }
       if (!this.running) break;
+      if (!more && !(this.woken && capacity > 0)) await this.pause();
       // SQLite answers synchronously: without a real yield, back-to-back full claims would starve I/O.
-      if (more || (this.woken && capacity > 0)) await new Promise((resolve) => setImmediate(resolve));
-      else await this.pause();
+      // After a wake it also lets the other answers that came in with this one free their slots, so
+      // one claim fills them all.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  /** Sleeps for pollMs, or until a delivery finishes (capacity is free again), a wake-up or stop(). */
+  /** Sleeps for pollMs, or until an answer or a delivery frees a slot, a wake-up or stop(). */
   private pause(): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -152,9 +164,16 @@ export class OutboxDeliverer {
     });
   }
 
-  private async claimBatch(limit: number): Promise<number> {
-    const rows = await this.queue.claimDue(limit, this.slots.saturatedWebhooks());
-    if (rows.length === 0) return 0;
+  /**
+   * Claims and dispatches up to `limit` rows. True when another claim should follow at once: the limit or
+   * every candidate was taken, or an origin filled up, so its webhooks leave room in the next claim for
+   * the rows behind them.
+   */
+  private async claimBatch(limit: number): Promise<boolean> {
+    const room = this.slots.room();
+    const rows = await this.queue.claimDue(limit, room);
+    if (rows.length === 0) return false;
+    let filled = false;
     const webhooks = await this.queue.webhooks([...new Set(rows.map((row) => row.webhook_id))]);
     const release: string[] = [];
     rows.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : 1));
@@ -163,14 +182,16 @@ export class OutboxDeliverer {
       const origin = webhook === undefined ? '' : originOf(webhook.url);
       if (webhook !== undefined) this.slots.remember(webhook.id, origin);
       if (this.slots.isFull(origin)) {
-        // Its origin filled up within this batch: hand it back; later claims skip that origin.
+        // Webhooks first seen in this claim, or several sharing an origin, took more rows than it has
+        // slots: hand those back; the next claims know the origin and give it only its free slots.
         release.push(row.id);
         continue;
       }
       void this.dispatch(row, webhook, origin);
+      if (this.slots.isFull(origin)) filled = true;
     }
     if (release.length > 0) await this.queue.release(release);
-    return rows.length;
+    return rows.length === limit || rows.length >= claimCandidates(limit, room) || filled;
   }
 
   private dispatch(
@@ -179,11 +200,19 @@ export class OutboxDeliverer {
     origin: string,
   ): Promise<DeliveryOutcome | null> {
     this.slots.take(origin);
-    const delivery = this.deliver(row, webhook);
+    let slotHeld = true;
+    // The origin's slot is its request's: freed when the answer is in, while the record is still written.
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      this.slots.free(origin);
+      this.wake?.();
+    };
+    const delivery = this.deliver(row, webhook, freeSlot);
     this.inFlight.add(delivery);
     void delivery.finally(() => {
       this.inFlight.delete(delivery);
-      this.slots.free(origin);
+      freeSlot();
       this.wake?.();
     });
     return delivery;
@@ -193,6 +222,7 @@ export class OutboxDeliverer {
   private async deliver(
     row: NotificationsTable,
     webhook: WebhooksTable | undefined,
+    requestDone: () => void,
   ): Promise<DeliveryOutcome | null> {
     try {
       if (webhook === undefined || !canReceive(webhook)) {
@@ -201,8 +231,9 @@ export class OutboxDeliverer {
         return 'failed';
       }
       const attempt = await this.sender.send(row, webhook);
+      requestDone();
       const verdict = classify(row, webhook, attempt);
-      const kept = await this.queue.record(row, webhook, attempt, verdict);
+      const kept = await this.records.record({ row, webhook, attempt, verdict });
       if (!kept) {
         this.log.warn(
           { notification: row.id },

@@ -1,10 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { lapsedUsers } from '../accounts/lifecycle.ts';
 import type { Database, NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import type { AttemptResult, Verdict } from './delivery-attempt.ts';
+import type { WebhookRoom } from './origin-slots.ts';
 import { bumpWatchVersion } from './watch-versions.ts';
+
+/**
+ * How many of the oldest due rows one claim ranks: room for a couple of webhooks' full share, so one with
+ * little room does not hide the others behind it, and no more, as the ranking's cost grows with them (a
+ * webhook whose origin fills up is left out of the next claim, which then reaches the rows behind it).
+ */
+export function claimCandidates(limit: number, room: WebhookRoom): number {
+  return 2 * Math.min(limit, room.otherwise);
+}
+
+/** One attempt to record: the claimed row, where it went, how it went and what becomes of it. */
+export interface RecordedAttempt {
+  row: NotificationsTable;
+  webhook: WebhooksTable;
+  attempt: AttemptResult;
+  verdict: Verdict;
+}
 
 export interface DeliveryQueueOptions {
   store: Store;
@@ -37,14 +55,21 @@ export class DeliveryQueue {
     this.now = options.now;
   }
 
-  /** Up to `limit` due rows, oldest first, leaving out the webhooks listed. */
-  claimDue(limit: number, excludeWebhookIds: readonly string[]): Promise<NotificationsTable[]> {
-    return this.claim({ limit, excludeWebhookIds });
+  /**
+   * Up to `limit` due rows, oldest first, and per webhook no more than `room` gives it (its origin's free
+   * slots), so rows are not claimed only to be handed back.
+   */
+  claimDue(limit: number, room: WebhookRoom): Promise<NotificationsTable[]> {
+    return this.claim({ limit, room });
   }
 
   /** One row now: pending whatever its next attempt time, or with a lapsed claim; else undefined. */
   async claimOne(notificationId: string): Promise<NotificationsTable | undefined> {
-    const [row] = await this.claim({ limit: 1, onlyId: notificationId, excludeWebhookIds: [] });
+    const [row] = await this.claim({
+      limit: 1,
+      onlyId: notificationId,
+      room: { otherwise: 1, byWebhook: new Map() },
+    });
     return row;
   }
 
@@ -65,52 +90,55 @@ export class DeliveryQueue {
   }
 
   /**
-   * The attempt row and the notification's new state in one transaction; a verdict with a disable
-   * reason (410) also disables the webhook. False when the claim had lapsed: the row was left alone.
+   * Attempts in one transaction: the attempt rows and each notification's new state; a verdict with a
+   * disable reason (410) also disables the webhook. For each attempt, false when its claim had lapsed:
+   * that row was left alone (its attempt is still recorded: the request was made).
    */
-  async record(
-    row: NotificationsTable,
-    webhook: WebhooksTable,
-    attempt: AttemptResult,
-    verdict: Verdict,
-  ): Promise<boolean> {
-    const at = attempt.finishedAt.toISOString();
+  async recordMany(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    if (attempts.length === 0) return [];
     return this.store.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('notification_attempts')
-        .values({
-          id: randomUUID(),
-          notification_id: row.id,
-          attempted_at: attempt.attemptedAt.toISOString(),
-          duration_ms: attempt.durationMs,
-          response_status: attempt.status,
-          response_body: attempt.body,
-          error: attempt.error,
-        })
+        .values(
+          attempts.map(({ row, attempt }) => ({
+            id: randomUUID(),
+            notification_id: row.id,
+            attempted_at: attempt.attemptedAt.toISOString(),
+            duration_ms: attempt.durationMs,
+            response_status: attempt.status,
+            response_body: attempt.body,
+            error: attempt.error,
+          })),
+        )
         .execute();
-      const updated = await trx
-        .updateTable('notifications')
-        .set((eb) => ({
-          status: verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome,
-          attempts: eb('attempts', '+', 1),
-          response_status: attempt.status,
-          response_body: attempt.body ?? attempt.error,
-          claimed_by: null,
-          claim_expires_at: null,
-          updated_at: at,
-          ...(verdict.outcome === 'delivered' ? { delivered_at: at } : {}),
-          ...(verdict.outcome === 'retry_scheduled'
-            ? { next_attempt_at: verdict.nextAttemptAt.toISOString() }
-            : {}),
-        }))
-        .where('id', '=', row.id)
-        .where('claimed_by', '=', this.instanceId)
-        .where('status', '=', 'delivering')
-        .executeTakeFirst();
-      if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
-        await disableWebhook(trx, webhook, verdict.disableReason, at);
+      const kept: boolean[] = [];
+      for (const { row, webhook, attempt, verdict } of attempts) {
+        const at = attempt.finishedAt.toISOString();
+        const updated = await trx
+          .updateTable('notifications')
+          .set((eb) => ({
+            status: verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome,
+            attempts: eb('attempts', '+', 1),
+            response_status: attempt.status,
+            response_body: attempt.body ?? attempt.error,
+            claimed_by: null,
+            claim_expires_at: null,
+            updated_at: at,
+            ...(verdict.outcome === 'delivered' ? { delivered_at: at } : {}),
+            ...(verdict.outcome === 'retry_scheduled'
+              ? { next_attempt_at: verdict.nextAttemptAt.toISOString() }
+              : {}),
+          }))
+          .where('id', '=', row.id)
+          .where('claimed_by', '=', this.instanceId)
+          .where('status', '=', 'delivering')
+          .executeTakeFirst();
+        if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
+          await disableWebhook(trx, webhook, verdict.disableReason, at);
+        }
+        kept.push(Number(updated.numUpdatedRows) === 1);
       }
-      return Number(updated.numUpdatedRows) === 1;
+      return kept;
     });
   }
 
@@ -131,32 +159,65 @@ export class DeliveryQueue {
   }
 
   /**
-   * Marks due rows as ours, oldest first, in one statement: on Postgres the rows are picked with
-   * FOR UPDATE SKIP LOCKED, so concurrent instances never claim the same row; SQLite runs one
-   * writer at a time, so its single UPDATE ... RETURNING is atomic too.
+   * Marks due rows as ours, oldest first, in one statement. The oldest due rows are the candidates; each
+   * webhook keeps as many of its own as its room allows (a window function ranks them). On Postgres the
+   * candidates are picked with FOR UPDATE SKIP LOCKED, so concurrent instances never claim the same row;
+   * SQLite runs one writer at a time, so its single UPDATE ... RETURNING is atomic too.
    */
-  private async claim(options: { limit: number; excludeWebhookIds: readonly string[]; onlyId?: string }) {
+  private async claim(options: { limit: number; room: WebhookRoom; onlyId?: string }) {
     const now = this.now();
     const nowIso = now.toISOString();
     const { db, dialect } = this.store;
-    let pick = db
-      .selectFrom('notifications')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          options.onlyId === undefined
-            ? eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', nowIso)])
-            : eb('status', '=', 'pending'),
-          eb.and([eb('status', '=', 'delivering'), eb('claim_expires_at', '<=', nowIso)]),
-        ]),
-      );
-    if (options.onlyId !== undefined) pick = pick.where('id', '=', options.onlyId);
-    if (options.excludeWebhookIds.length > 0) {
-      pick = pick.where('webhook_id', 'not in', options.excludeWebhookIds);
+    const excluded: string[] = [];
+    const limited: [string, number][] = [];
+    for (const [id, free] of options.room.byWebhook) {
+      if (free <= 0) excluded.push(id);
+      else if (free < options.room.otherwise) limited.push([id, free]);
     }
-    pick = pick.where('user_id', 'not in', lapsedUsers(db, now, this.planGraceMs));
-    pick = pick.orderBy('next_attempt_at').orderBy('id').limit(options.limit);
-    if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+    // Two branches, each read in the order of the (status, next_attempt_at) index so the limit stops the
+    // scan early: one OR across both would sort every due row first.
+    const branch = (status: 'pending' | 'delivering') => {
+      let query = db
+        .selectFrom('notifications')
+        .select(['id', 'webhook_id', 'next_attempt_at'])
+        .where('status', '=', status);
+      if (status === 'delivering') query = query.where('claim_expires_at', '<=', nowIso);
+      else if (options.onlyId === undefined) query = query.where('next_attempt_at', '<=', nowIso);
+      if (options.onlyId !== undefined) query = query.where('id', '=', options.onlyId);
+      if (excluded.length > 0) query = query.where('webhook_id', 'not in', excluded);
+      query = query
+        .where('user_id', 'not in', lapsedUsers(db, now, this.planGraceMs))
+        .orderBy('next_attempt_at')
+        .limit(claimCandidates(options.limit, options.room));
+      if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+      return db.selectFrom(query.as(status)).selectAll();
+    };
+    const candidates = branch('pending').unionAll(branch('delivering'));
+    const ranked = db
+      .selectFrom(candidates.as('candidate'))
+      .select([
+        'candidate.id',
+        'candidate.webhook_id',
+        'candidate.next_attempt_at',
+        sql<number>`row_number() over (partition by candidate.webhook_id order by candidate.next_attempt_at, candidate.id)`.as(
+          'place',
+        ),
+      ]);
+    // Cast: Postgres would otherwise read the parameters of a CASE as text.
+    const room =
+      limited.length === 0
+        ? sql<number>`cast(${options.room.otherwise} as integer)`
+        : sql<number>`case ranked.webhook_id ${sql.join(
+            limited.map(([id, free]) => sql`when ${id} then cast(${free} as integer)`),
+            sql` `,
+          )} else cast(${options.room.otherwise} as integer) end`;
+    const pick = db
+      .selectFrom(ranked.as('ranked'))
+      .select('ranked.id')
+      .where(sql<boolean>`ranked.place <= ${room}`)
+      .orderBy('ranked.next_attempt_at')
+      .orderBy('ranked.id')
+      .limit(options.limit);
     return db
       .updateTable('notifications')
       .set({

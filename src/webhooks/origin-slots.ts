@@ -1,12 +1,12 @@
-/** Bounds the exclusion list sent with each claim query. */
-const MAX_EXCLUDED_WEBHOOKS = 500;
+/** Bounds the per-webhook room sent with each claim query. */
+const MAX_LISTED_WEBHOOKS = 500;
 /** Past this many remembered webhooks the memory starts over. */
 const MAX_REMEMBERED_WEBHOOKS = 50_000;
 
 /**
  * Deliveries in flight per origin (scheme, host and port: two ports are two servers), under a cap, and
- * which webhooks post to a full origin, so the next claims leave them out and a slow or dead endpoint
- * never holds up the others.
+ * which webhooks post to each origin, so the next claims take no more rows than their origin has free slots:
+ * a slow or dead endpoint never holds up the others, and no row is claimed only to be handed back.
  */
 export class OriginSlots {
   private readonly busyByOrigin = new Map<string, number>();
@@ -48,18 +48,29 @@ export class OriginSlots {
     ids.add(webhookId);
   }
 
-  /** The known webhooks of the full origins, at most MAX_EXCLUDED_WEBHOOKS of them. */
-  saturatedWebhooks(): string[] {
-    const excluded: string[] = [];
+  /**
+   * How many rows each webhook may take in the next claim: the free slots of its origin. Webhooks of a
+   * busy origin are listed (at most MAX_LISTED_WEBHOOKS of them); any other takes up to the whole cap.
+   */
+  room(): WebhookRoom {
+    const byWebhook = new Map<string, number>();
     for (const [origin, busy] of this.busyByOrigin) {
-      if (busy < this.perOrigin) continue;
+      const free = Math.max(0, this.perOrigin - busy);
       for (const id of this.webhooksOfOrigin.get(origin) ?? []) {
-        if (excluded.length >= MAX_EXCLUDED_WEBHOOKS) return excluded;
-        excluded.push(id);
+        if (byWebhook.size >= MAX_LISTED_WEBHOOKS) return { otherwise: this.perOrigin, byWebhook };
+        byWebhook.set(id, free);
       }
     }
-    return excluded;
+    return { otherwise: this.perOrigin, byWebhook };
   }
+}
+
+/** Rows one claim may give each webhook, so an origin is not handed more rows than it has free slots. */
+export interface WebhookRoom {
+  /** For the webhooks not listed: their origin is idle or not known yet. */
+  otherwise: number;
+  /** Webhooks of busy origins and their origin's free slots; 0 leaves the webhook out of the claim. */
+  byWebhook: ReadonlyMap<string, number>;
 }
 
 /** The origin a webhook URL posts to; '' for a URL that does not parse (all such share one slot set). */

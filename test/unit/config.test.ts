@@ -25,6 +25,13 @@ describe('loadConfig', () => {
     expect(config.sandbox).toBe(false);
   });
 
+  it('reads the webhook requests in flight per origin: 16 by default, 1 to 64', () => {
+    expect(loadConfig({}).webhookOriginConcurrency).toBe(16);
+    expect(loadConfig({ WEBHOOK_ORIGIN_CONCURRENCY: '4' }).webhookOriginConcurrency).toBe(4);
+    expect(failure({ WEBHOOK_ORIGIN_CONCURRENCY: '0' }).variable).toBe('WEBHOOK_ORIGIN_CONCURRENCY');
+    expect(failure({ WEBHOOK_ORIGIN_CONCURRENCY: '65' }).variable).toBe('WEBHOOK_ORIGIN_CONCURRENCY');
+  });
+
   it('names the variable of a bad value', () => {
     expect(failure({ PORT: 'eighty' }).variable).toBe('PORT');
     expect(failure({ PORT: '70000' }).message).toMatch(/PORT.*outside/);

@@ -1,0 +1,69 @@
+/** Writes attempts in one transaction; for each, whether its claim was still held. */
+export type WriteAttempts<Attempt> = (attempts: readonly Attempt[]) => Promise<boolean[]>;
+
+interface Waiting<Attempt> {
+  attempt: Attempt;
+  resolve: (kept: boolean) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Past this many attempts a batch is written and the rest wait for the next one. */
+const MAX_BATCH = 128;
+
+/**
+ * Gathers the attempts that finish close together and writes them in one transaction: those finished
+ * within one turn of the event loop (or while the previous batch was being written) share a batch.
+ * Batches are written one at a time, so each waits at most for the one before it. When a batch fails its
+ * attempts are written one by one, so a single bad row does not take the others' records with it.
+ */
+export class AttemptBatches<Attempt> {
+  private waiting: Waiting<Attempt>[] = [];
+  private scheduled = false;
+  private writing = false;
+
+  constructor(private readonly write: WriteAttempts<Attempt>) {}
+
+  /** Resolves when written: false when the claim had lapsed (the row was left alone); rejects if the write failed. */
+  record(attempt: Attempt): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ attempt, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.writing) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, MAX_BATCH);
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  private async writeBatch(batch: Waiting<Attempt>[]): Promise<void> {
+    try {
+      const kept = await this.write(batch.map((entry) => entry.attempt));
+      batch.forEach((entry, i) => {
+        entry.resolve(kept[i] === true);
+      });
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+      for (const entry of batch) await this.writeBatch([entry]);
+    }
+  }
+}
