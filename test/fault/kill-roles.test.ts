@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/processes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.ts';
 import { type Role, RoleProcess } from './role-processes.ts';
+import { seededRandom } from './seeded-random.ts';
 
 // Gateway processes from the build on one Postgres of this file's own, every role twice, and a run of
 // transfers sent through the API with webhooks on their receivers. Meanwhile a chaos loop kills a random
@@ -37,18 +38,6 @@ let devnet: EvmDevnet;
 let receiver: WebhookReceiver;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-fault-'));
 const processes: RoleProcess[] = [];
-
-/** A seeded generator: a failing run can be repeated with its seed (printed at the start). */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,7 +81,7 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
   it('sends no transfer twice, notifies every transfer on the chain once, and nothing else', async () => {
     const seed = Number(process.env['FAULT_SEED'] ?? Date.now() % 1_000_000);
     console.log(`fault seed ${seed} (FAULT_SEED=${seed} repeats this run)`);
-    const random = randomFrom(seed);
+    const random = seededRandom(seed);
     const env: Record<string, string> = {
       ...nodeUrls(),
       DATABASE_URL: postgres.url,
