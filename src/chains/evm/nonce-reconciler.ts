@@ -56,7 +56,12 @@ export class NonceReconciler {
 
   /** Settles pending nonces, then records the outcome of mined sends; a failing node only skips its part. */
   async runOnce(): Promise<void> {
-    await this.reconcileNonces();
+    try {
+      await this.reconcileNonces();
+    } catch (error) {
+      // The database is down or restarting: the next pass tries again. Thrown, it would end the process.
+      this.warn(error, {}, 'nonces not reconciled');
+    }
     try {
       await this.outcomes.runOnce();
     } catch (error) {
