@@ -16,7 +16,7 @@ export class RoleProcess {
   /** False once stopped: an exit is then not restarted. */
   private wanted = false;
   private killing = false;
-  /** The last line each exit the test did not cause printed. */
+  /** The last lines each exit the test did not cause printed. */
   readonly selfExits: string[] = [];
 
   private constructor(
@@ -59,7 +59,7 @@ export class RoleProcess {
       this.printed += started.output();
       this.process = null;
       if (this.killing || !this.wanted) return;
-      this.selfExits.push(started.output().trim().split('\n').at(-1) ?? '');
+      this.selfExits.push(started.output().trim().split('\n').slice(-30).join('\n'));
       setTimeout(() => {
         if (this.wanted && this.process === null) this.start();
       }, 1_000);
