@@ -1,31 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../src/webhooks/delivery-attempt.ts';
 import { DeliveryQueue } from '../../src/webhooks/delivery-queue.ts';
 import { testDatabase } from '../helpers/gateway.ts';
 import {
   attemptRows,
-  clearOutbox,
   type DeliveryBench,
   insertNotification,
   insertWebhook,
   newDeliverer,
   notificationRow,
-  openDeliveryBench,
-  Receiver,
+  useDeliveryBench,
   waitFor,
 } from '../webhooks/fixtures.ts';
 
 let bench: DeliveryBench;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  bench = await openDeliveryBench();
+const receiver = useDeliveryBench((opened) => {
+  bench = opened;
 });
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-  await clearOutbox(bench);
-});
-afterAll(() => bench.close());
 
 function queue(instanceId: string, claimMs = 60_000): DeliveryQueue {
   return new DeliveryQueue({
@@ -99,7 +90,7 @@ describe(`claims and records on ${testDatabase()}`, () => {
   it("a saturated origin's rows are never claimed and handed back while it is busy", async () => {
     let open = 0;
     let most = 0;
-    const receiver = await Receiver.start((_req, res) => {
+    const slow = await receiver((_req, res) => {
       open++;
       most = Math.max(most, open);
       setTimeout(() => {
@@ -107,8 +98,7 @@ describe(`claims and records on ${testDatabase()}`, () => {
         res.end('ok');
       }, 30);
     });
-    receivers.push(receiver);
-    const hook = await insertWebhook(bench, { url: receiver.url });
+    const hook = await insertWebhook(bench, { url: slow.url });
     const ids = await notifications(hook.id, 12);
     const deliverer = newDeliverer(bench, { concurrency: 16, perHostConcurrency: 3, pollMs: 5 });
     // A claim stamps updated_at; a hand-back turns the row pending again and leaves the stamp: a pending,
@@ -138,7 +128,7 @@ describe(`claims and records on ${testDatabase()}`, () => {
     }
     expect(most).toBeLessThanOrEqual(3);
     expect(handedBack).toBe(0);
-    expect(receiver.countsById().size).toBe(12);
+    expect(slow.countsById().size).toBe(12);
   });
 
   it('a batch of records keeps the live claims and refuses the one that lapsed and was taken over', async () => {

@@ -1,36 +1,21 @@
 import { Registry } from 'prom-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../helpers/gateway.ts';
 import {
   attemptRows,
-  clearOutbox,
   type DeliveryBench,
   insertNotification,
   insertWebhook,
   newDeliverer,
   notificationRow,
-  openDeliveryBench,
-  Receiver,
+  useDeliveryBench,
   waitFor,
 } from '../webhooks/fixtures.ts';
 
 let bench: DeliveryBench;
-const receivers: Receiver[] = [];
-
-async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const started = await Receiver.start(...args);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  bench = await openDeliveryBench();
+const receiver = useDeliveryBench((opened) => {
+  bench = opened;
 });
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-  await clearOutbox(bench);
-});
-afterAll(() => bench.close());
 
 async function statusOf(id: string): Promise<string> {
   return (await notificationRow(bench, id)).status;

@@ -1,40 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { retryNotification } from '../../src/webhooks/delivery-commands.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { testDatabase } from '../helpers/gateway.ts';
 import {
   attemptRows,
-  clearOutbox,
   type DeliveryBench,
   insertNotification,
   insertWebhook,
   newDeliverer,
   notificationRow,
-  openDeliveryBench,
   Receiver,
   signedHeaders,
+  useDeliveryBench,
   waitFor,
 } from '../webhooks/fixtures.ts';
 
 let bench: DeliveryBench;
-const receivers: Receiver[] = [];
-
-async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const started = await Receiver.start(...args);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  bench = await openDeliveryBench();
+const receiver = useDeliveryBench((opened) => {
+  bench = opened;
 });
-afterEach(async () => {
-  await clearOutbox(bench);
-  for (const r of receivers.splice(0)) await r.close();
-});
-afterAll(() => bench.close());
 
 describe(`webhook delivery on ${testDatabase()}`, () => {
   it('delivers a notification whose signatures the official verifier accepts', async () => {

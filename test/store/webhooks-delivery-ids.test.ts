@@ -2,41 +2,26 @@
 // first attempt, the backoff retries, a manual retry, and a redelivery after the deliverer died between
 // the receiver getting the POST and the attempt being recorded.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { retryNotification } from '../../src/webhooks/delivery-commands.ts';
 import { testDatabase } from '../helpers/gateway.ts';
 import { exited, startDetached } from '../helpers/processes.ts';
 import {
   attemptRows,
-  clearOutbox,
   type DeliveryBench,
   insertNotification,
   insertWebhook,
   newDeliverer,
   notificationRow,
-  openDeliveryBench,
-  Receiver,
   signedHeaders,
+  useDeliveryBench,
   waitFor,
 } from '../webhooks/fixtures.ts';
 
 let bench: DeliveryBench;
-const receivers: Receiver[] = [];
-
-async function receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver> {
-  const started = await Receiver.start(...args);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  bench = await openDeliveryBench();
+const receiver = useDeliveryBench((opened) => {
+  bench = opened;
 });
-afterEach(async () => {
-  for (const r of receivers.splice(0)) await r.close();
-  await clearOutbox(bench);
-});
-afterAll(() => bench.close());
 
 /** Backoff delays reach 10 h: a step of 11 h makes any scheduled retry due. */
 const PAST_ANY_BACKOFF_MS = 11 * 3_600_000;

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { MasterKey } from '../../src/custody/master-key.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -189,6 +190,32 @@ export async function attemptRows(bench: DeliveryBench, notificationId: string) 
     .where('notification_id', '=', notificationId)
     .orderBy('attempted_at')
     .execute();
+}
+
+/**
+ * The hooks of a test file on one delivery bench: opened before its tests (handed to `opened`), after
+ * each test the outbox emptied and the receivers started through the returned function closed, closed
+ * after the last test.
+ */
+export function useDeliveryBench(
+  opened: (bench: DeliveryBench) => void,
+): (...args: Parameters<typeof Receiver.start>) => Promise<Receiver> {
+  let bench: DeliveryBench | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    bench = await openDeliveryBench();
+    opened(bench);
+  });
+  afterEach(async () => {
+    for (const r of receivers.splice(0)) await r.close();
+    if (bench !== undefined) await clearOutbox(bench);
+  });
+  afterAll(() => bench?.close());
+  return async (...args) => {
+    const started = await Receiver.start(...args);
+    receivers.push(started);
+    return started;
+  };
 }
 
 /** Empties the outbox so one test's leftovers never reach the next test's deliverer. */
