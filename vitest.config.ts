@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
 const postgresApiTests = [
   'auth',
+  'bitcoin-concurrent-sends',
   'dashboard-session',
   'evm',
   'evm-reconcile',
@@ -27,9 +28,6 @@ const postgresTests = [
   'test/store/**/*.test.ts',
   ...postgresApiTests.map((name) => `test/api/${name}.test.ts`),
 ];
-// Files that replace a module (vi.mock of node:crypto for a cheap scrypt) need a module cache of their own:
-// they run in isolated projects, where nothing they load is shared with another file.
-const mocking = ['test/api/fuzz.test.ts', 'test/api/openapi-constraints.test.ts'];
 // Serves the devnets a project's test files share: each started once per run, when a file first asks.
 const sharedDevnets = ['test/global-setup/shared-devnets.ts'];
 
@@ -65,7 +63,6 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: storeTests,
-          exclude: mocking,
           globalSetup: sharedDevnets,
           env: { SWITCHYARD_TEST_DB: 'sqlite' },
         },
@@ -75,27 +72,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: postgresTests,
-          exclude: mocking,
           globalSetup: sharedDevnets,
-          env: { SWITCHYARD_TEST_DB: 'postgres' },
-        },
-      },
-      // The mocking files, each with a module cache of its own (no shared devnet: their nodes are offline).
-      {
-        extends: true,
-        test: {
-          name: 'sqlite-isolated',
-          include: mocking,
-          isolate: true,
-          env: { SWITCHYARD_TEST_DB: 'sqlite' },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'postgres-isolated',
-          include: mocking.filter((file) => postgresTests.includes(file)),
-          isolate: true,
           env: { SWITCHYARD_TEST_DB: 'postgres' },
         },
       },

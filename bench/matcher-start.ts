@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UserDirectory } from '../src/accounts/users.ts';
 import { loadConfig } from '../src/config.ts';
+import { GATEWAY_MIGRATIONS } from '../src/gateway-migrations.ts';
 import { openReadyStore } from '../src/store/ready-store.ts';
 import { SubscriptionSync } from '../src/webhooks/subscription-sync.ts';
 import type { Benchmark } from './types.ts';
@@ -32,7 +33,7 @@ export const matcherStart: Benchmark = {
       DATABASE_URL: `sqlite:${path.join(dir, 'bench.db')}`,
       LOG_LEVEL: 'silent',
     });
-    const store = await openReadyStore(config);
+    const store = await openReadyStore(config, GATEWAY_MIGRATIONS);
     try {
       const users = new UserDirectory(store.db, config.defaultPlan);
       const owners = await Promise.all(

@@ -5,6 +5,7 @@ import type { SessionStore } from './accounts/sessions.ts';
 import type { SignIn } from './accounts/sign-in.ts';
 import type { UserDirectory } from './accounts/users.ts';
 import type { FamilyParts } from './chains/family.ts';
+import type { FaucetDirectory } from './chains/faucets.ts';
 import type { ChainRegistry } from './chains/registry.ts';
 import type { Config } from './config.ts';
 import type { AddressKeys } from './custody/address-keys.ts';
@@ -17,12 +18,12 @@ import type { PriceService } from './prices/index.ts';
 import type { AccountService } from './services/accounts.ts';
 import type { AddressCustody } from './services/address-custody.ts';
 import type { ChainReads } from './services/chain-reads.ts';
-import type { FaucetDirectory } from './services/faucets.ts';
 import type { SendPipeline } from './services/send-pipeline.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
 import type { Store } from './store/store.ts';
 import type { NotificationLog } from './webhooks/notifications.ts';
 import type { OutboxSignal } from './webhooks/outbox-signal.ts';
+import type { DroppedSendNotifier } from './webhooks/send-failures.ts';
 import type { WebhookService } from './webhooks/subscriptions.ts';
 import type { IpAllowlist } from './webhooks/url-guard.ts';
 
@@ -56,6 +57,8 @@ export interface AppContext {
   notificationLog: NotificationLog;
   /** Tells deliverers that notifications are due (the watchers' commits, retries asked through the API). */
   outbox: OutboxSignal;
+  /** Tells a sender's subscriptions of a send answered 201 that will never be mined (`dropped`). */
+  droppedSends: DroppedSendNotifier;
   /** Private ranges webhook URLs may reach anyway (config WEBHOOK_ALLOW_CIDRS). */
   webhookAllowlist: IpAllowlist;
   prices: PriceService;

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { settingsText } from './config/config-file.ts';
 import type { EndpointsConfig, WsEndpointsConfig } from './config/endpoints.ts';
 import { ConfigError, type ConfigProblem } from './config/error.ts';
-import { DEFAULT_PLANS, type PlanConfig } from './config/plans.ts';
+import { DEFAULT_PLANS, type PlanConfig, type PlanRate } from './config/plans.ts';
 import type { RequiredChains } from './config/required-chains.ts';
-import { type Env, withoutEmpty } from './config/setting.ts';
+import type { Env } from './config/setting.ts';
 import {
   MASTER_KEY_HINT,
   readSettings,
@@ -12,6 +12,7 @@ import {
   type SettingValues,
   settingProblems,
 } from './config/settings.ts';
+import type { KdfCostName } from './custody/kdf-cost.ts';
 import type { KdfLimits } from './custody/kdf-scheduler.ts';
 import type { PasswordThrottleSettings } from './custody/password-throttle.ts';
 import type { LogFormat } from './logger.ts';
@@ -34,7 +35,12 @@ export interface Config {
   /** Set when running as (or administering) the sandbox: enables the faucet. */
   sandbox: boolean;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Headers and body of a request must arrive within this. */
+  requestTimeoutMs: number;
+  /** Open connections one client address may hold. */
+  maxConnectionsPerClient: number;
+  /** Which proxies' X-Forwarded-* to believe: none, any, or these addresses and CIDRs (TRUST_PROXY). */
+  trustProxy: boolean | string[];
   plans: PlanConfig[];
   defaultPlan: string;
   /** Where Prometheus metrics are served (their own listener); null: not served. */
@@ -71,10 +77,15 @@ export interface Config {
   };
   /** Wrong-password counting and lockouts (the PASSWORD_* variables). */
   passwordThrottle: PasswordThrottleSettings;
-  /** Key derivations at once, and how many one user may have waiting (the KDF_* variables). */
+  /** Key derivations at once, how many one user may have waiting, and the share of sign-ins (the KDF_* variables). */
   kdf: KdfLimits;
-  /** The dashboard: whether anyone may sign up, and how long a sign-in lasts. */
-  dashboard: { signupOpen: boolean; sessionMs: number };
+  /** How hard new wallet-key seals and dashboard-password hashes are (KDF_COST; `test` only in tests). */
+  kdfCost: KdfCostName;
+  /**
+   * The dashboard: whether anyone may sign up, how long a sign-in lasts, and how many sign-ins and
+   * sign-ups one client address may make.
+   */
+  dashboard: { signupOpen: boolean; sessionMs: number; signInRate: PlanRate; signUpRate: PlanRate };
   /** How long an Idempotency-Key is remembered (IDEMPOTENCY_KEY_HOURS). */
   idempotencyKeyMs: number;
   /** Which background roles this process runs beside the API. */
@@ -93,8 +104,7 @@ export interface Config {
  */
 export function loadConfig(env: Env = process.env, familySettings: SettingsTable = []): Config {
   const problems: ConfigProblem[] = [];
-  const file = readConfigFile(env['CONFIG_FILE'], problems);
-  const text = { ...file, ...withoutEmpty(env) };
+  const text = settingsText(env, problems);
   const { values, problems: unreadable } = readSettings(text);
   problems.push(...unreadable, ...settingProblems(familySettings, text), ...crossProblems(values));
   if (problems.length > 0) throw new ConfigError(problems);
@@ -114,6 +124,10 @@ function crossProblems(v: Partial<SettingValues>): ConfigProblem[] {
       variable: 'MASTER_KEY',
       problem: `is required with a Postgres DATABASE_URL, the same on every instance; ${MASTER_KEY_HINT}`,
     });
+  }
+  const { KDF_CONCURRENCY: slots, KDF_ANONYMOUS_CONCURRENCY: anonymousSlots } = v;
+  if (slots !== undefined && anonymousSlots !== undefined && anonymousSlots > slots) {
+    problems.push({ variable: 'KDF_ANONYMOUS_CONCURRENCY', problem: 'must be at most KDF_CONCURRENCY' });
   }
   const { PASSWORD_LOCKOUT_SECONDS: first, PASSWORD_LOCKOUT_MAX_SECONDS: max } = v;
   if (first !== undefined && max !== undefined && max < first) {
@@ -140,6 +154,8 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
     dataDir,
     sandbox: v.SANDBOX_DIR !== undefined,
     bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1_000,
+    maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT,
     trustProxy: v.TRUST_PROXY,
     plans,
     defaultPlan: v.DEFAULT_PLAN ?? plans[0]!.name,
@@ -163,8 +179,19 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
       lockoutSeconds: v.PASSWORD_LOCKOUT_SECONDS,
       maxLockoutSeconds: v.PASSWORD_LOCKOUT_MAX_SECONDS,
     },
-    kdf: { concurrency: v.KDF_CONCURRENCY, maxQueuedPerOwner: v.KDF_MAX_QUEUED_PER_USER },
-    dashboard: { signupOpen: v.DASHBOARD_SIGNUP === 'open', sessionMs: v.SESSION_HOURS * 3_600_000 },
+    kdf: {
+      concurrency: v.KDF_CONCURRENCY,
+      maxQueuedPerOwner: v.KDF_MAX_QUEUED_PER_USER,
+      anonymousConcurrency: v.KDF_ANONYMOUS_CONCURRENCY,
+      maxQueuedAnonymous: v.KDF_MAX_QUEUED_ANONYMOUS,
+    },
+    kdfCost: v.KDF_COST,
+    dashboard: {
+      signupOpen: v.DASHBOARD_SIGNUP === 'open',
+      sessionMs: v.SESSION_HOURS * 3_600_000,
+      signInRate: v.SIGN_IN_RATE_PER_CLIENT,
+      signUpRate: v.SIGN_UP_RATE_PER_CLIENT,
+    },
     idempotencyKeyMs: v.IDEMPOTENCY_KEY_HOURS * 3_600_000,
     prices: {
       providers: v.PRICE_PROVIDERS,
@@ -178,31 +205,4 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
-}
-
-/** CONFIG_FILE's object of variable names to values; a file that cannot be read is a problem, not a crash. */
-function readConfigFile(file: string | undefined, problems: ConfigProblem[]): Record<string, string> {
-  if (file === undefined || file === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    problems.push({
-      variable: 'CONFIG_FILE',
-      problem: `cannot read ${file} as JSON (${(error as Error).message})`,
-    });
-    return {};
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    problems.push({
-      variable: 'CONFIG_FILE',
-      problem: 'must hold a JSON object of variable names to values',
-    });
-    return {};
-  }
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(parsed)) {
-    out[key] = typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return out;
 }

@@ -6,17 +6,22 @@ import { SessionStore } from './accounts/sessions.ts';
 import { SignIn } from './accounts/sign-in.ts';
 import { UserDirectory } from './accounts/users.ts';
 import type { AppContext } from './app-context.ts';
-import { CHAIN_FAMILIES, FAMILIES, familyOf, familySettings } from './chains/families.ts';
-import type { ChainFamily, SharedServices } from './chains/family.ts';
-import { buildRegistry, wsEndpointProblems } from './chains/registry.ts';
+import type { ChainFamily } from './chains/chain-family.ts';
+import { chainFamilies, FAMILIES, familyOf, familySettings, servedChainProblems } from './chains/families.ts';
+import type { FaucetDirectory } from './chains/faucets.ts';
+import type { FamilyPorts } from './chains/ports.ts';
+import { buildRegistry } from './chains/registry.ts';
 import type { ChainName } from './chains/types.ts';
 import { settingProblems } from './config/settings.ts';
 import { type Config, ConfigError } from './config.ts';
 import { AddressKeys } from './custody/address-keys.ts';
 import { HdWallets } from './custody/hd-wallets.ts';
+import { kdfCostOf } from './custody/kdf-cost.ts';
+import { registerKdfMetrics } from './custody/kdf-metrics.ts';
 import { kdfScheduler } from './custody/kdf-scheduler.ts';
 import { MasterKey } from './custody/master-key.ts';
 import { PasswordThrottle } from './custody/password-throttle.ts';
+import { GATEWAY_MIGRATIONS } from './gateway-migrations.ts';
 import { NodeMetrics } from './health/node-metrics.ts';
 import { NodeMonitor } from './health/node-monitor.ts';
 import { TroubleLog } from './health/trouble-log.ts';
@@ -25,18 +30,18 @@ import type { Logger } from './logger.ts';
 import {
   createPriceService,
   type PriceService,
-  parseChainlinkFeeds,
   parsePriceProviders,
+  readChainlinkFeeds,
 } from './prices/index.ts';
 import { AccountService } from './services/accounts.ts';
 import { AddressCustody } from './services/address-custody.ts';
 import { ChainReads } from './services/chain-reads.ts';
-import type { FaucetDirectory } from './services/faucets.ts';
 import { SendPipeline } from './services/send-pipeline.ts';
 import { TransactionLog } from './services/transaction-log.ts';
 import { openReadyStore } from './store/ready-store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { OutboxSignal } from './webhooks/outbox-signal.ts';
+import { DroppedSendNotifier } from './webhooks/send-failures.ts';
 import { WebhookService } from './webhooks/subscriptions.ts';
 import { checkWebhookUrl, type IpAllowlist, parseIpAllowlist } from './webhooks/url-guard.ts';
 
@@ -56,12 +61,11 @@ export interface ContextOptions {
 export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
   const { logger, now } = options;
   // The families' own settings, in case the config was loaded without their table.
-  const families = options.chains ?? CHAIN_FAMILIES;
-  const familyProblems = [
-    ...settingProblems(familySettings(), config.familySettings),
-    ...wsEndpointProblems(config, CHAIN_FAMILIES),
-  ];
-  if (familyProblems.length > 0) throw new ConfigError(familyProblems);
+  const settingsProblems = settingProblems(familySettings(), config.familySettings);
+  if (settingsProblems.length > 0) throw new ConfigError(settingsProblems);
+  const chainProblems = servedChainProblems(config);
+  if (chainProblems.length > 0) throw new ConfigError(chainProblems);
+  const families = options.chains ?? chainFamilies();
   const webhookAllowlist = allowlistOf(config);
   const masterKey = MasterKey.load(config.masterKey, config.dataDir);
   const metrics = createMetricsRegistry();
@@ -73,32 +77,44 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const prices = options.prices ?? priceServiceOf(config, registry, logger);
   const store = await openReadyStore(
     config,
+    GATEWAY_MIGRATIONS,
     options.pgSchema === undefined ? {} : { pgSchema: options.pgSchema },
   );
   const quotas = new QuotaService(store.db, store.dialect, now);
   // One scheduler per process, as libuv's thread pool is.
   kdfScheduler.configure(config.kdf);
+  registerKdfMetrics(metrics);
   const passwordThrottle = new PasswordThrottle(store.db, config.passwordThrottle, now);
-  const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now);
+  const kdfCost = kdfCostOf(config.kdfCost);
+  const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now, kdfCost.sealedKeys);
   const transactions = new TransactionLog(store.db, now);
-  const hdWallets = new HdWallets(store.db, quotas, passwordThrottle, now);
+  const hdWallets = new HdWallets(store.db, quotas, passwordThrottle, now, kdfCost.sealedKeys);
   const users = new UserDirectory(store.db, config.defaultPlan, now);
   const sessions = new SessionStore(store.db, config.dashboard.sessionMs, now);
-  const shared: SharedServices = {
+  const outbox = new OutboxSignal(store.dialect);
+  const shared: Omit<AppContext, 'familyParts'> = {
     config,
     logger,
     store,
     registry,
     users,
     sessions,
-    signIn: new SignIn(store.db, users, sessions, passwordThrottle, config.dashboard.signupOpen, now),
+    signIn: new SignIn(
+      store.db,
+      users,
+      sessions,
+      passwordThrottle,
+      config.dashboard.signupOpen,
+      now,
+      kdfCost.passwords,
+    ),
     quotas,
     rateLimiter: rateLimiterOf(config, logger, metrics),
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     addressKeys,
     hdWallets,
     custody: new AddressCustody({ registry, addressKeys, familyOf, settings: config.familySettings }),
-    reads: new ChainReads({ registry, familyOf }),
+    reads: new ChainReads({ registry, familyOf, transactions }),
     transactions,
     sends: new SendPipeline({
       addressKeys,
@@ -117,7 +133,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
       now,
     ),
     notificationLog: new NotificationLog(store.db),
-    outbox: new OutboxSignal(store.dialect),
+    outbox,
+    droppedSends: new DroppedSendNotifier(store.db, outbox),
     webhookAllowlist,
     metrics,
     nodeMonitor: new NodeMonitor({
@@ -132,8 +149,20 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     faucets: options.faucets ?? null,
     prices,
   };
-  // Each family builds its own parts once, on the services every family shares.
-  const familyParts = new Map(FAMILIES.map((family) => [family.name, family.createParts(shared)]));
+  // Each family builds its own parts once, on the ports of the services every family shares.
+  const ports: FamilyPorts = {
+    registry,
+    store,
+    logger,
+    settings: config.familySettings,
+    sends: shared.sends,
+    custody: shared.custody,
+    hdWallets,
+    history: transactions,
+    troubleLog,
+    droppedSends: shared.droppedSends,
+  };
+  const familyParts = new Map(FAMILIES.map((family) => [family.name, family.createParts(ports)]));
   return { ...shared, familyParts };
 }
 
@@ -169,7 +198,7 @@ function priceServiceOf(config: Config, registry: ReturnType<typeof buildRegistr
       ...(coingeckoUrl === undefined ? {} : { coingeckoUrl }),
       ...(coingeckoApiKey === undefined ? {} : { coingeckoApiKey }),
       ...(binanceUrl === undefined ? {} : { binanceUrl }),
-      chainlinkFeeds: parseChainlinkFeeds(chainlinkFeeds),
+      chainlinkFeeds: readChainlinkFeeds(chainlinkFeeds),
       registry,
       timeoutMs: config.nodeTimeoutMs,
       retries: config.nodeRetries,

@@ -22,6 +22,20 @@ export class ApiError extends Error {
 
 export const VALIDATION_FAILED = 'Data validation failed';
 
+export const WRONG_PASSWORD = 'Wrong password provided';
+
+/**
+ * The answer to a wrong wallet password, in the words of the chain's family (401 `Wrong password provided`
+ * on most, 422 `Validate signature error: …` on a Tron send). Whatever its status, the request's quota unit
+ * is kept: guessing costs quota.
+ */
+export class WrongPasswordAnswer extends ApiError {
+  constructor(status = 401, message = WRONG_PASSWORD) {
+    super(status, message);
+    this.name = 'WrongPasswordAnswer';
+  }
+}
+
 export function validationFailed(errors: FieldError[]): ApiError {
   return new ApiError(422, VALIDATION_FAILED, errors);
 }

@@ -1,4 +1,4 @@
-import { CHAIN_FAMILIES, familySettings } from './chains/families.ts';
+import { chainFamilies, familySettings } from './chains/families.ts';
 import { checkNodes } from './chains/network-check.ts';
 import { EXIT_CONFIG } from './config/error.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       () => startMetricsServer(ctx.metrics, metricsAt.host, metricsAt.port),
     ));
   // In the background: a node that is slow to answer must not hold up the start.
-  void checkNodes(ctx.registry, CHAIN_FAMILIES, config, ctx.logger, ctx.troubleLog);
+  void checkNodes(ctx.registry, chainFamilies(), config, ctx.logger, ctx.troubleLog);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
 

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { AppContext } from './app-context.ts';
+import { familyOf } from './chains/families.ts';
 import type { BackgroundTask } from './chains/family.ts';
 import { NETWORKS } from './chains/types.ts';
+import { SendOutcomes } from './services/send-outcomes.ts';
+import { SendSettler } from './services/send-settler.ts';
 import { OutboxDeliverer } from './webhooks/deliverer.ts';
 import { OutboxListener } from './webhooks/outbox-listener.ts';
 import { ChainWatcher } from './webhooks/watcher.ts';
@@ -11,6 +14,10 @@ export interface BackgroundRoles {
   watchers: ChainWatcher[];
   /** The families' own work beside the watchers (families' `watcherTasks`). */
   familyTasks: readonly BackgroundTask[];
+  /** Settles the sends a restart cut off from the node's answer, where the watchers run. */
+  settler: SendSettler | null;
+  /** Writes how sent transactions ended (SUCCESS or FAILED) into the history, where the watchers run. */
+  outcomes: SendOutcomes | null;
   deliverer: OutboxDeliverer | null;
   stop(): Promise<void>;
 }
@@ -87,18 +94,33 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
     ? [...ctx.familyParts.values()].flatMap((parts) => parts.watcherTasks)
     : [];
   for (const task of familyTasks) task.start();
+  // They also follow the sends: answering those a restart cut off, and recording how every send ended.
+  const sends = { transactions: ctx.transactions, registry: ctx.registry, familyOf };
+  const taskLogger = (task: string) => ctx.logger.child({ role: 'watcher', task });
+  const settler = ctx.config.roles.watcher
+    ? new SendSettler({ ...sends, logger: taskLogger('send-settler') })
+    : null;
+  settler?.start();
+  const outcomes = ctx.config.roles.watcher
+    ? new SendOutcomes({ ...sends, logger: taskLogger('send-outcomes') })
+    : null;
+  outcomes?.start();
   // Every process probes the nodes: readiness and node metrics are per instance, whatever its roles.
   ctx.nodeMonitor.start();
   return {
     watchers,
     deliverer,
     familyTasks,
+    settler,
+    outcomes,
     stop: async () => {
       await Promise.all([
         ...watchers.map((w) => w.stop()),
         wakeups?.stop(),
         deliverer?.stop(),
         ...familyTasks.map((task) => task.stop()),
+        settler?.stop(),
+        outcomes?.stop(),
       ]);
     },
   };

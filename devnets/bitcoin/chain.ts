@@ -33,6 +33,9 @@ export const DEFAULT_MAX_FEERATE_SATS_PER_KVB = 10_000_000n;
 const MAX_MONEY = 21_000_000n * COIN;
 const MAX_STANDARD_WEIGHT = 400_000;
 const BIP125_FINAL = 0xfffffffe;
+/** Core's default mempool package limits: 25 transactions in a chain, 101 kvB of ancestors. */
+const MEMPOOL_CHAIN_LIMIT = 25;
+const MEMPOOL_ANCESTOR_VSIZE_LIMIT = 101_000;
 
 export interface Coin extends Prevout {
   txid: string;
@@ -267,6 +270,7 @@ export class BitcoinChain {
       const reason = verifyInput(tx, i, prevouts);
       if (reason) throw rejected(reason);
     }
+    this.checkChainLimits(prevouts, conflicts, vsize);
 
     const entry: MempoolEntry = {
       tx,
@@ -345,6 +349,44 @@ export class BitcoinChain {
       }
     }
     return out;
+  }
+
+  // Core's package limits (-limitancestorcount/-limitancestorsize/-limitdescendantcount, defaults 25,
+  // 101 kvB, 25), with its texts; what a replacement evicts does not count.
+  private checkChainLimits(prevouts: Coin[], conflicts: Set<string>, vsize: number): void {
+    const replaced = new Set<string>();
+    for (const c of conflicts) for (const d of this.descendants(c)) replaced.add(d);
+    const ancestors = new Set<string>();
+    const queue = prevouts.filter((p) => p.height === null).map((p) => p.txid);
+    while (queue.length > 0) {
+      const id = queue.pop() as string;
+      if (ancestors.has(id) || replaced.has(id)) continue;
+      const entry = this.mempool.get(id);
+      if (!entry) continue;
+      ancestors.add(id);
+      queue.push(...this.parents(entry));
+    }
+    if (ancestors.size + 1 > MEMPOOL_CHAIN_LIMIT) {
+      throw rejected(
+        `too-long-mempool-chain, too many unconfirmed ancestors [limit: ${MEMPOOL_CHAIN_LIMIT}]`,
+      );
+    }
+    let size = vsize;
+    for (const id of ancestors) size += (this.mempool.get(id) as MempoolEntry).vsize;
+    if (size > MEMPOOL_ANCESTOR_VSIZE_LIMIT) {
+      throw rejected(
+        `too-long-mempool-chain, exceeds ancestor size limit [limit: ${MEMPOOL_ANCESTOR_VSIZE_LIMIT}]`,
+      );
+    }
+    for (const id of ancestors) {
+      const descendants = [...this.descendants(id)].filter((d) => !replaced.has(d));
+      // descendants() counts the ancestor itself, as Core's descendant count does.
+      if (descendants.length + 1 > MEMPOOL_CHAIN_LIMIT) {
+        throw rejected(
+          `too-long-mempool-chain, too many descendants for tx ${id} [limit: ${MEMPOOL_CHAIN_LIMIT}]`,
+        );
+      }
+    }
   }
 
   /** Mempool parents of an entry. */

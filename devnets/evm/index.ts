@@ -1,13 +1,13 @@
 // EVM devnet: a real anvil node per chain, with the chain's real chain id and fee behaviour, a USDT-like
 // ERC20 and an ERC721 deployed, and faucets that send real transactions from an anvil dev account.
 import { type Abi, type Address, encodeFunctionData, getAddress, type Hex } from 'viem';
-import { EVM_CHAINS, type EvmChainName } from '../../src/chains/evm/chains.ts';
-import type { Network } from '../../src/chains/types.ts';
+import { evmChain } from '../../src/chains/evm/chains.ts';
+import type { ChainName, Network } from '../../src/chains/types.ts';
 import { ChainSaver } from '../chain-saver.ts';
 import { type AnvilProcess, startAnvil } from './anvil.ts';
 import { DevnetRpc } from './rpc.ts';
 import { compileEvmContracts } from './solidity.ts';
-import { AnvilStateStore } from './state-store.ts';
+import { AnvilStateStore, type EvmDevnetTokens } from './state-store.ts';
 
 export { anvilBinary, startAnvil } from './anvil.ts';
 export { type CompiledEvmContract, compileEvmContracts } from './solidity.ts';
@@ -57,7 +57,7 @@ export const ANVIL_ACCOUNTS: readonly { address: Address; privateKey: Hex }[] = 
 ].map(([address, privateKey]) => ({ address: address as Address, privateKey: privateKey as Hex }));
 
 export interface EvmDevnetOptions {
-  chain: EvmChainName;
+  chain: ChainName;
   /** Which public network's chain id to copy. Default mainnet. */
   network?: Network;
   /** Overrides the network's chain id. */
@@ -83,14 +83,8 @@ export interface EvmDevnetOptions {
   fork?: { devnet: Pick<EvmDevnet, 'url' | 'tokens'>; blockNumber: bigint };
 }
 
-/** Standard (erc20, erc721; BSC also bep20, bep721) -> symbol -> contract address. */
-export type EvmDevnetTokens = { erc20: { USDT: Address }; erc721: { NFT: Address } } & Record<
-  string,
-  Record<string, Address>
->;
-
 export interface EvmDevnet {
-  chain: EvmChainName;
+  chain: ChainName;
   network: Network;
   chainId: number;
   url: string;
@@ -139,11 +133,11 @@ const MINT_ABI = [
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 /** Base fee the devnet starts with, as each real chain has it (BSC fixed at 0, Arbitrum's floor). */
-const DEVNET_BASE_FEE: Partial<Record<EvmChainName, bigint>> = { bsc: 0n, arbitrum: 10_000_000n };
+const DEVNET_BASE_FEE: Partial<Record<ChainName, bigint>> = { bsc: 0n, arbitrum: 10_000_000n };
 
 export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevnet> {
   const network = options.network ?? 'mainnet';
-  const chainId = options.chainId ?? EVM_CHAINS[options.chain].networks[network].chainId;
+  const chainId = options.chainId ?? evmChain(options.chain).networks[network].chainId;
   if (options.fork !== undefined && options.stateDir !== undefined) {
     throw new Error('an EVM devnet is either a fork or kept in a stateDir, not both');
   }
@@ -205,7 +199,7 @@ export async function startEvmDevnet(options: EvmDevnetOptions): Promise<EvmDevn
       const usdt = await deploy('ERC20Token');
       const nft = await deploy('ERC721Token');
       const deployed: EvmDevnetTokens = { erc20: { USDT: usdt }, erc721: { NFT: nft } };
-      const { tokenSegments } = EVM_CHAINS[options.chain];
+      const { tokenSegments } = evmChain(options.chain);
       deployed[tokenSegments.fungible] = { USDT: usdt };
       deployed[tokenSegments.nft] = { NFT: nft };
       return deployed;

@@ -8,7 +8,6 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { type Address, getAddress, type Hex, hexToBytes } from 'viem';
 import { writeFileAtomic } from '../atomic-file.ts';
-import type { EvmDevnetTokens } from './index.ts';
 import type { DevnetRpc } from './rpc.ts';
 
 const gunzipAsync = promisify(gunzip);
@@ -90,3 +89,9 @@ function parseTokens(text: string, file: string): EvmDevnetTokens {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Standard (erc20, erc721; BSC also bep20, bep721) -> symbol -> contract address. */
+export type EvmDevnetTokens = { erc20: { USDT: Address }; erc721: { NFT: Address } } & Record<
+  string,
+  Record<string, Address>
+>;

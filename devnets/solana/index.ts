@@ -155,7 +155,13 @@ export async function startSolanaDevnet(options: SolanaDevnetOptions = {}): Prom
   const sendFromFaucet = (instructions: () => Promise<Instruction[]>) =>
     serial(async () => {
       const ixs = await instructions();
-      const bytes = await signedWire(faucet, chain.head.blockhash, ixs);
+      let bytes = await signedWire(faucet, chain.head.blockhash, ixs);
+      // The same request within one slot signs the same message: the chain would refuse the second as
+      // already processed. A new block gives it a fresh blockhash, so both land.
+      if (chain.txs.has(toBase58(chain.decode(bytes).wire.signatures[0] ?? new Uint8Array(64)))) {
+        chain.produceBlock();
+        bytes = await signedWire(faucet, chain.head.blockhash, ixs);
+      }
       return submitNow(bytes, false);
     });
 

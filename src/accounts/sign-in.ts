@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import { FULL_KDF_COST } from '../custody/kdf-cost.ts';
 import { WrongPasswordError } from '../custody/key-vault.ts';
 import type { PasswordTarget, PasswordThrottle } from '../custody/password-throttle.ts';
+import type { ScryptCost } from '../custody/scrypt.ts';
 import { throttledAttempt } from '../custody/throttled-open.ts';
 import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
-import { hashPassword, passwordMatches } from './password-hash.ts';
+import { decoyPasswordHash, hashPassword, passwordMatches } from './password-hash.ts';
 import type { OpenedSession, SessionStore } from './sessions.ts';
 import { normalizeEmail, type User, type UserDirectory } from './users.ts';
 
@@ -13,11 +15,11 @@ export const WRONG_SIGN_IN = 'Wrong email or password';
 /**
  * The dashboard's accounts: sign-up (when open), sign-in throttled per email as key passwords are, and
  * passwords set by the admin CLI. An unknown email costs the same derivation as a known one, so the
- * answer's timing does not tell which emails have accounts.
+ * answer's timing does not tell which emails have accounts. Sign-ins and sign-ups derive before anyone is
+ * known: their derivations are anonymous work, in the KDF scheduler's bounded share, and `signal` (the
+ * client's) drops one still waiting when the client has gone.
  */
 export class SignIn {
-  #decoy: Promise<string> | null = null;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly users: UserDirectory,
@@ -25,25 +27,46 @@ export class SignIn {
     private readonly throttle: PasswordThrottle,
     readonly signupOpen: boolean,
     private readonly now: () => Date = () => new Date(),
+    /** The hashing cost (KDF_COST's dashboard-password cost). */
+    private readonly hashCost: ScryptCost = FULL_KDF_COST.passwords,
   ) {}
 
-  async signUp(email: string, password: string): Promise<{ user: User; session: OpenedSession }> {
+  async signUp(
+    email: string,
+    password: string,
+    signal?: AbortSignal,
+  ): Promise<{ user: User; session: OpenedSession }> {
     if (!this.signupOpen) throw new ApiError(403, 'Sign-up is closed: an administrator creates accounts');
-    const hash = await hashPassword(password, { owner: normalizeEmail(email) });
+    // A malformed email is refused before it costs a derivation.
+    normalizeEmail(email);
+    const hash = await hashPassword(
+      password,
+      { anonymous: true, ...(signal === undefined ? {} : { signal }) },
+      this.hashCost,
+    );
     const user = await this.users.createUser(email);
     await this.storeHash(user.id, hash);
     return { user, session: await this.sessions.open(user.id) };
   }
 
-  async signIn(email: string, password: string): Promise<{ user: User; session: OpenedSession }> {
+  async signIn(
+    email: string,
+    password: string,
+    signal?: AbortSignal,
+  ): Promise<{ user: User; session: OpenedSession }> {
     const target: PasswordTarget = { userId: null, binding: normalizeEmail(email), holder: 'account' };
-    const user = await throttledAttempt(this.throttle, target, async (caller) => {
-      const found = await this.users.findByEmail(email);
-      const stored = found ? await this.storedHash(found.id) : undefined;
-      const matches = await passwordMatches(password, stored ?? (await this.decoyHash()), caller);
-      if (!found || stored === undefined || !matches) throw new WrongPasswordError();
-      return found;
-    }).catch((error: unknown) => {
+    const user = await throttledAttempt(
+      this.throttle,
+      target,
+      async (caller) => {
+        const found = await this.users.findByEmail(email);
+        const stored = found ? await this.storedHash(found.id) : undefined;
+        const matches = await passwordMatches(password, stored ?? decoyPasswordHash(this.hashCost), caller);
+        if (!found || stored === undefined || !matches) throw new WrongPasswordError();
+        return found;
+      },
+      signal,
+    ).catch((error: unknown) => {
       throw error instanceof WrongPasswordError ? new ApiError(401, WRONG_SIGN_IN) : error;
     });
     return { user, session: await this.sessions.open(user.id) };
@@ -51,7 +74,7 @@ export class SignIn {
 
   /** A new password (the admin CLI): every open session of the user ends. */
   async setPassword(userId: string, password: string): Promise<void> {
-    await this.storeHash(userId, await hashPassword(password, { owner: userId }));
+    await this.storeHash(userId, await hashPassword(password, { owner: userId }, this.hashCost));
     await this.sessions.closeAll(userId);
   }
 
@@ -71,11 +94,5 @@ export class SignIn {
       .values({ user_id: userId, password_hash: hash, updated_at: updatedAt })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ password_hash: hash, updated_at: updatedAt }))
       .execute();
-  }
-
-  /** What an unknown email's password is checked against: a hash of a password nobody knows. */
-  private decoyHash(): Promise<string> {
-    this.#decoy ??= hashPassword(crypto.randomUUID(), {});
-    return this.#decoy;
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { PlanConfig } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import type { Database, PlansTable } from '../store/schema.ts';
 import { type SubscriptionTerms, standingOf } from './lifecycle.ts';
 import { planFromRow } from './plans.ts';
@@ -26,6 +26,7 @@ export interface TokenInfo {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+export const EMAIL_TAKEN = 'An account with this email already exists';
 
 /** Who a request acts for: the user, the plan it meters against and the terms that say whether it gives access. */
 export interface Identity {
@@ -86,7 +87,7 @@ export class UserDirectory {
         .select('id')
         .where('email', '=', normalized)
         .executeTakeFirst();
-      if (existing) throw new ApiError(409, `A user with email ${normalized} already exists`);
+      if (existing) throw new ApiError(409, EMAIL_TAKEN);
       await assertPlanExists(trx, plan);
       await trx
         .insertInto('users')
@@ -275,10 +276,11 @@ export class UserDirectory {
   }
 }
 
+/** The email in the form it is stored and compared in; a malformed one is a 422 that names the field, never the value. */
 export function normalizeEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();
   if (!EMAIL.test(trimmed) || trimmed.length > 254)
-    throw new ApiError(422, `"${email}" is not an email address`);
+    throw invalidField('email', 'The email field is not an email address.');
   return trimmed;
 }
 

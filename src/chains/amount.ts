@@ -22,8 +22,14 @@ const MAX_NUMBER_SIGNIFICANT_DIGITS = 15;
 /** Upper bound for `formatAmount`'s `fixed`, so a bad argument cannot build a huge string. */
 const MAX_FIXED_DIGITS = 100;
 
-/** Optional exponent after a decimal with digits on either side of an optional dot; ASCII digits only. */
-const DECIMAL_TEXT = /^([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+/** Digits on either side of an optional dot; ASCII digits only. */
+const DECIMAL_TEXT = /^([0-9]*)(?:\.([0-9]*))?$/;
+
+/** A decimal with an exponent ("1e1", "2E-3"): refused, as the README documents, not read as 10 or 0.002. */
+const EXPONENT_TEXT = /^[0-9]*(?:\.[0-9]*)?[eE][+-]?[0-9]+$/;
+
+/** Written for the client: how to write the amount instead. */
+const EXPONENT_MESSAGE = 'amount must be written without an exponent, in plain decimal digits such as 0.002';
 
 export type AmountErrorReason =
   | 'not_decimal'
@@ -31,7 +37,8 @@ export type AmountErrorReason =
   | 'too_many_decimals'
   | 'too_large'
   | 'zero'
-  | 'imprecise_number';
+  | 'imprecise_number'
+  | 'exponent';
 
 /** A client's amount was not acceptable; `message` is written for the API client. */
 export class AmountError extends Error {
@@ -52,12 +59,16 @@ export interface ParseAmountOptions {
 /**
  * Parses a client's amount into base units for an asset with `decimals` decimals.
  *
- * Accepts a decimal string ("1", "1.5", ".5", "1.", "1e3", "1.5E-3"; exponents are applied by moving the
- * decimal point, never through floats) or a JSON number, which is read through its shortest round-trip
- * text `String(n)`. Numbers are refused when that text has more than 15 significant digits or the value
- * is beyond Number.MAX_SAFE_INTEGER: the double may already have lost the client's digits, so the client
- * is told to send a string. Other types (bigint included) are refused: callers holding base units need no
- * parsing.
+ * Accepts a decimal string ("1", "1.5", ".5", "1.") or a JSON number, which is read through its shortest
+ * round-trip text `String(n)`, never through float arithmetic. An exponent ("1e1", "2E-3", or a number
+ * whose shortest text has one, such as the JSON literal `1e-7`) is refused: the README lists "1e1" among
+ * the forms not converted, and a typo'd exponent moves money by powers of ten. Numbers are refused when
+ * that text has more than 15 significant digits or the value is beyond Number.MAX_SAFE_INTEGER: the double
+ * may already have lost the client's digits, so the client is told to send a string. Other types (bigint
+ * included) are refused: callers holding base units need no parsing.
+ *
+ * The request body parser keeps a JSON number's literal text unless a double writes it back as sent, so a
+ * number only arrives here with an exponent when the client wrote it with one.
  *
  * Trailing zeros beyond the asset's decimals are fine ("1.500000000" with 6 decimals).
  *
@@ -124,13 +135,37 @@ export function formatAmount(units: bigint, decimals: number, options: FormatAmo
 }
 
 /**
- * Base units as the exact JSON number literal of the amount in the asset's units: 123456789012345678n
- * with 18 decimals is `0.123456789012345678`, all of it, where a double would keep 17 digits. JSON allows
- * any number of digits; write the literal into the JSON text as is (webhooks/json-text.ts). The minimal
- * decimal text already has JSON's number grammar: no exponent, no leading zero, no trailing dot.
+ * The one way an amount reads, wherever the gateway shows one (history, webhooks, balances, lookups):
+ * decimal text in the asset's units with exactly the asset's decimals, so the same amount of the same
+ * asset always reads the same (1500000n, 6 -> "1.500000"; an NFT, 0 decimals -> "1"). Chaingateway
+ * writes its balances and lookups this way ("0.000000000000000000" ETH, "1.000000" TRX).
+ */
+export function assetAmount(units: bigint, decimals: number): string {
+  return formatAmount(units, decimals, { fixed: decimals });
+}
+
+/**
+ * Base units as the exact JSON number literal of `assetAmount`: 123456789012345678n with 18 decimals is
+ * `0.123456789012345678`, all of it, where a double would keep 17 digits. JSON allows any number of
+ * digits; write the literal into the JSON text as is (json/json-text.ts). The text already has JSON's
+ * number grammar: no exponent, no leading zero, no trailing dot.
  */
 export function amountJsonLiteral(units: bigint, decimals: number): string {
-  return formatAmount(units, decimals);
+  return assetAmount(units, decimals);
+}
+
+/**
+ * Stored decimal text restated by `assetAmount` for an asset with `decimals` decimals: history rows
+ * written before the rule padded to 12 decimals ("1.500000000000" TRX reads "1.500000"). Text that is not
+ * an amount of that asset (it has more significant decimals) is returned as stored.
+ */
+export function restateAmount(text: string, decimals: number): string {
+  try {
+    return assetAmount(parseAmount(text, decimals, { allowZero: true }), decimals);
+  } catch (error) {
+    if (error instanceof AmountError) return text;
+    throw error;
+  }
 }
 
 function assertDecimals(decimals: number): void {
@@ -147,7 +182,8 @@ function numberToDecimalText(value: number): string {
     throw new AmountError('too_large', 'amount is too large for a JSON number; send it as a string');
   }
   const text = String(value);
-  const mantissa = text.split(/e/i)[0]!.replace('.', '');
+  if (/e/i.test(text)) throw new AmountError('exponent', EXPONENT_MESSAGE);
+  const mantissa = text.replace('.', '');
   const significant = mantissa.replace(/^0+/, '').replace(/0+$/, '');
   if (significant.length > MAX_NUMBER_SIGNIFICANT_DIGITS) {
     throw new AmountError(
@@ -167,14 +203,13 @@ function decimalTextToUnits(text: string, decimals: number): bigint {
   const integerPart = match?.[1] ?? '';
   const fractionPart = match?.[2] ?? '';
   if (!match || (integerPart === '' && fractionPart === '')) {
+    if (isExponentText(text)) throw new AmountError('exponent', EXPONENT_MESSAGE);
     throw new AmountError('not_decimal', 'amount is not a decimal number');
   }
-  // The input length bound keeps this finite, even for "1e99999...": it only feeds comparisons.
-  const exponent = Number(match[3] ?? '0');
 
   // value = 0.<digits> x 10^point once leading zeros are gone; trailing zeros carry no value.
   let digits = integerPart + fractionPart;
-  let point = integerPart.length + exponent;
+  let point = integerPart.length;
   const leadingZeros = digits.length - digits.replace(/^0+/, '').length;
   digits = digits.slice(leadingZeros).replace(/0+$/, '');
   point -= leadingZeros;
@@ -190,15 +225,15 @@ function decimalTextToUnits(text: string, decimals: number): bigint {
 
 function isDecimalText(text: string): boolean {
   const match = DECIMAL_TEXT.exec(text);
-  return match !== null && (match[1] !== '' || (match[2] ?? '') !== '');
+  return (match !== null && (match[1] !== '' || (match[2] ?? '') !== '')) || isExponentText(text);
+}
+
+/** A decimal with digits before its exponent marker ("1e1", ".5E-3"); "e3" alone is no number at all. */
+function isExponentText(text: string): boolean {
+  return EXPONENT_TEXT.test(text) && /^\.?[0-9]/.test(text);
 }
 
 function tooManyDecimalsMessage(decimals: number): string {
   if (decimals === 0) return 'amount must be a whole number';
   return `amount has more than ${decimals} decimal${decimals === 1 ? '' : 's'}`;
-}
-
-/** Amounts in the history: the asset's units with 12 decimals, as Chaingateway lists them (more when needed). */
-export function historyAmount(units: bigint, decimals: number): string {
-  return formatAmount(units, decimals, { fixed: Math.max(12, decimals) });
 }

@@ -3,67 +3,59 @@
  * object exported by `src/chains/<family>/index.ts` and listed once in `families.ts`. Services and the
  * shared routes ask the module; they never import a family's internals.
  */
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, type TString, Type } from '@sinclair/typebox';
-import type { AppContext } from '../app-context.ts';
+import type { Migration } from 'kysely';
 import type { Env, Setting } from '../config/setting.ts';
-import type { NodeEndpointConfig } from '../config.ts';
 import type { HdKeyCodec } from '../custody/hd-wallets.ts';
-import type { ApiError } from '../errors.ts';
-import type { NetworkProbe } from './network-check.ts';
-import type { NodeClient } from './node-client.ts';
-import type { AdapterFactory } from './registry.ts';
+import type { ApiError, WrongPasswordAnswer } from '../errors.ts';
+import type { ChainAdapter } from './chain-adapter.ts';
+import type { ChainFamily } from './chain-family.ts';
+import type { KeyCodec } from './key-codec.ts';
+import type { ChainOperation, KeyForms } from './operations.ts';
+import type { FamilyPorts } from './ports.ts';
 import type { DevnetStarters } from './sandbox-devnet.ts';
-import type { ChainAdapter, ChainKeyPair, ChainName, HeadProbe, Network } from './types.ts';
-
-/** What the registry and the node monitor need of one served chain. */
-export interface ChainFamily {
-  factory: AdapterFactory;
-  defaults: Partial<Record<Network, NodeEndpointConfig[]>>;
-  /** The head probe of one endpoint, over a client of that endpoint alone; `settings` are the families' own. */
-  probe: (client: NodeClient, network: Network, settings: Env) => HeadProbe;
-  /** Which chain and network one endpoint serves (checked at start; one on another is disabled). */
-  identify: NetworkProbe;
-  /** Headers sent to every endpoint of the chain, from the family's settings (Tron: TronGrid's API key). */
-  endpointHeaders?: (settings: Env) => Record<string, string>;
-  /**
-   * The chain's nodes announce new blocks over a WebSocket, which the adapter's follower subscribes to when
-   * `<CHAIN>_<NETWORK>_WS_URL` is set (`BlockFollower.heads`); a chain without it only polls, and refuses
-   * the setting.
-   */
-  headSubscription?: true;
-}
-
-/** How a family makes, reads and names its keys. */
-export interface KeyCodec {
-  generate(): ChainKeyPair;
-  /** Throws for a malformed or out-of-range key. */
-  fromPrivateKey(privateKey: string): ChainKeyPair;
-  /** The forms `fromPrivateKey` takes, as a refusal names them (`64 hex characters`). */
-  readonly privateKeyForm: string;
-  /** The canonical form an address is stored and compared in. */
-  normalizeAddress(address: string): string;
-}
+import type { ChainKeyPair, ChainName, Network } from './types.ts';
 
 /** A family's address: what the schemas state of it and how the gateway checks and stores it. */
 export interface AddressForm {
+  /** The family's name, which marks its address fields in the schemas (`x-address`). */
+  family: string;
   /** JSON-schema pattern of the forms a request may carry. */
   pattern: string;
   description: string;
   example: string;
   isValid(address: string): boolean;
   /**
-   * What is wrong with an address field that its pattern cannot see (EVM: a mistyped EIP-55 checksum),
-   * as the field error's message; null when nothing is.
+   * What is wrong with an address field's text on a network: malformed, a mistyped checksum, or an address
+   * of another network (Bitcoin), as the field error's message (naming the field, never quoting the value);
+   * null when nothing is. Every field marked as the family's address is checked with it before its route
+   * runs (`http/address-fields.ts`).
    */
-  fieldProblem(field: string, value: unknown): string | null;
+  fieldProblem(field: string, value: string, network: Network, settings: Env): string | null;
   /** The form answers and the store use (base58 for Tron, EIP-55 for EVM). */
   canonical(address: string): string;
 }
 
-/** The request schema of an address field in the family's accepted forms. */
-export function addressSchema(form: AddressForm): TString {
-  return Type.String({ pattern: form.pattern, description: form.description, examples: [form.example] });
+/**
+ * The schema keyword that marks a request field as an address: its value is the family's name, or
+ * `ADDRESS_OF_THE_CHAIN` where the field takes an address of the chain the request names (webhook
+ * filters). It shows in the OpenAPI document as an extension.
+ */
+export const ADDRESS_MARK = 'x-address';
+export const ADDRESS_OF_THE_CHAIN = 'chain';
+
+/** The request schema of an address field in the family's accepted forms (or a narrower pattern of them). */
+export function addressSchema(
+  form: AddressForm,
+  narrower: { pattern?: string; description?: string; examples?: string[] } = {},
+): TString {
+  return Type.String({
+    pattern: form.pattern,
+    description: form.description,
+    examples: [form.example],
+    ...narrower,
+    [ADDRESS_MARK]: form.family,
+  });
 }
 
 /** What a transfer moves, as the chain names it in the history and in webhooks (BSC: BNB, BEP20, BEP721). */
@@ -136,17 +128,6 @@ export interface FamilyReads {
   balance: FamilyRead<[address: string]>;
 }
 
-/** What the history records of one send besides who made it, where, its txid and its answer. */
-export interface SendRecord {
-  type: string;
-  from: string | null;
-  to: string | null;
-  /** Decimal text in the asset's units; null while (or when) unknown. */
-  amount: string | null;
-  contractaddress?: string | null;
-  tokenid?: string | null;
-}
-
 /** A refused send's history row, in the family's words. */
 export interface FailedSendRow {
   txid: string | null;
@@ -161,9 +142,14 @@ export interface FailedSendRow {
 export interface SendWording {
   /**
    * The answer to a private key given for `from` that is `signer`'s; `txid` is the built transaction's,
-   * when known. (A wrong password is the pipeline's 401 for every family.)
+   * when known.
    */
   keyRefused(signer: string, from: string, txid: string | null): ApiError;
+  /**
+   * The answer to a wrong password for `from` (an address, or an HD wallet's name): 401
+   * `Wrong password provided`, or the family's documented word for it (Tron: 422 `Validate signature error`).
+   */
+  wrongPassword(from: string): WrongPasswordAnswer;
   /** The answer the history keeps of a broadcast transaction. */
   sentResponse(txid: string): unknown;
   /** The history row of a refusal; `txid` is the built transaction's, when known. */
@@ -172,58 +158,33 @@ export interface SendWording {
   answer(error: unknown): unknown;
 }
 
-/** One send whose fields the family checked, ready for the send pipeline. */
-export interface PreparedSend {
-  /** The address whose key signs. */
-  readonly from: string;
-  /** The history entry; `build` fills in an amount whose units only the node knows (token decimals). */
-  readonly record: SendRecord;
-  /** Asks the node: reads what the amount needs and builds the transaction, checking it can work. */
-  build(): Promise<BuiltSend>;
+/**
+ * How the settler (services/send-settler.ts) learns how a send ended whose process died between its
+ * intent and the node's answer: the row becomes the 201 it would have been once the node knows the
+ * transaction, or a failure when it still does not after `graceMs`.
+ */
+export interface SendSettling {
+  /**
+   * How long after the intent a transaction the node does not know is taken as never sent, or dropped:
+   * past the point where it could still land (Tron: its expiration; Solana: its blockhash's lifetime).
+   */
+  readonly graceMs: number;
+  /** Whether the node has the transaction, in its pool or on chain. Throws when the node cannot say. */
+  known(adapter: ChainAdapter, txid: string): Promise<boolean>;
+  /**
+   * How a sent transaction ended, for its history row (services/send-outcomes.ts): SUCCESS, or FAILED
+   * with why, once the family calls it final; PENDING while it may still change. `ageMs` is how long ago
+   * the history recorded it, for a family that calls a send the node no longer knows failed past its grace.
+   * Throws when the node cannot say.
+   */
+  outcome(adapter: ChainAdapter, txid: string, ageMs: number): Promise<SentOutcome>;
 }
 
-/** A built transaction, waiting for its key. */
-export interface BuiltSend {
-  /** Its id when known before signing (Tron), which a key refusal names. */
-  readonly txid: string | null;
-  /** Pre-flights, signs with `privateKey` and broadcasts; answers the txid and the answer's data. */
-  send(privateKey: string): Promise<SentTransaction>;
+/** How a sent transaction ended on chain; `reason` says why a FAILED one failed (null otherwise). */
+export interface SentOutcome {
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  reason: string | null;
 }
-
-export interface SentTransaction {
-  txid: string;
-  /** The answer's data: `{ txid }`, and whatever else the family adds (Tron: the resource estimate). */
-  data: { txid: string } & Record<string, unknown>;
-}
-
-/** A send that spends from several addresses of one of the caller's HD wallets (Bitcoin's `walletname`). */
-export interface PreparedWalletSend {
-  /** The wallet's name. */
-  readonly wallet: string;
-  readonly record: SendRecord;
-  /** Asks the node and builds the transaction (coin selection across the wallet's addresses). */
-  build(): Promise<BuiltWalletSend>;
-}
-
-export interface BuiltWalletSend {
-  /** The wallet's addresses whose keys sign it. */
-  readonly signers: readonly string[];
-  /** Signs with the keys (hex, by address) and broadcasts. */
-  send(keys: ReadonlyMap<string, string>): Promise<SentTransaction>;
-}
-
-/** A transaction signed outside the gateway, ready for the send pipeline. */
-export interface SignedBroadcast {
-  /** Its id when readable before broadcasting. */
-  readonly txid: string | null;
-  /** What the history records of it, read from the transaction before it is broadcast. */
-  record(): Promise<SendRecord>;
-  /** Broadcasts it; answers its txid. */
-  broadcast(): Promise<string>;
-}
-
-/** The services every family builds on: the whole context but the families' own parts. */
-export type SharedServices = Omit<AppContext, 'familyParts'>;
 
 /** Work that runs on a timer until stopped. */
 export interface BackgroundTask {
@@ -231,16 +192,61 @@ export interface BackgroundTask {
   stop(): Promise<void>;
 }
 
-/** What a family builds once per context on the shared services: its own routes, over the parts they use. */
+/** What a family builds once per context on the ports the shared services give it. */
 export interface FamilyParts {
-  /** The routes only this family has, registered once for all its chains. */
-  readonly routes: FastifyPluginAsyncTypebox;
+  /**
+   * The routes of one of the family's chains, as data (`chains/operations.ts`): its sends, builds and
+   * broadcasts, which the HTTP layer answers as every chain's, and the operations only this family has.
+   */
+  operations(chain: ChainName): readonly ChainOperation[];
   /**
    * The family's work beside the chain watchers, started where the watcher role runs (EVM: sends a node
-   * lost are broadcast again, and how mined sends ended is written into the history).
+   * lost are broadcast again).
    */
   readonly watcherTasks: readonly BackgroundTask[];
 }
+
+/** What a webhook filter on one chain may name, and how its addresses are compared. */
+export interface ChainWebhookRules {
+  /** Transfer types the chain's webhooks filter on (Chaingateway's enums, plus Arbitrum, Solana). */
+  types: readonly string[];
+  /** Other names accepted for a type (Polygon's native coin was MATIC in the spec). */
+  aliases?: Record<string, string>;
+  isAddress(address: string): boolean;
+  /** The one form matching compares, so an address in any accepted spelling matches. */
+  normalize(address: string): string;
+  /** The form users are shown (stored webhooks, notifications), from the normalized form. */
+  display(address: string): string;
+  /** Bitcoin has no token contracts. */
+  hasContracts: boolean;
+  /** Unconfirmed transfers can be seen (and notified as `pending`) before a block holds them. */
+  hasMempool: boolean;
+}
+
+/** A coin the price API quotes, and how each price source names it. */
+export interface PricedCoin {
+  /** The ticker the API answers with, upper case (`BTC`). */
+  readonly symbol: string;
+  /** Other tickers it is asked by, upper case (Polygon's POL was MATIC until September 2024). */
+  readonly aliases?: readonly string[];
+  /** Where the coin stands in the price API's lists, ascending: the order the API has always answered in. */
+  readonly order: number;
+  /** CoinGecko's coin id (https://api.coingecko.com/api/v3/coins/list). */
+  readonly coingeckoId: string;
+  /** Its Binance spot pair against USDT; absent where Binance lists none. */
+  readonly binancePair?: string;
+  /**
+   * The offline price source's (sandbox, tests) fixed USD price, its largest drift in basis points and
+   * the drift's period in minutes (one that divides no day, so the 24h change varies).
+   */
+  readonly local: { readonly usd: string; readonly driftBp: number; readonly periodMinutes: number };
+}
+
+/** A read of a contract's view function at the latest block (`eth_call`): the call's data in, its answer out. */
+export type ContractCall = (
+  adapter: ChainAdapter,
+  call: { to: string; data: `0x${string}` },
+) => Promise<`0x${string}`>;
 
 export interface FamilyModule {
   /** The family's name (`tron`, `evm`). */
@@ -263,12 +269,37 @@ export interface FamilyModule {
   transferTypes(chain: ChainName): TransferTypes;
   /** The names the history's `type` takes on a chain (what a send moved or did), for its documentation. */
   historyTypes(chain: ChainName): readonly string[];
+  /**
+   * The decimals of what a history row of `type` moved, where the type alone tells (the coin, NFTs); null
+   * for tokens, whose contract says. Rows stored before the amount rule read by it through this.
+   */
+  historyDecimals(chain: ChainName, type: string): number | null;
   /** How this family's sends word their refusals. */
   readonly sends: SendWording;
-  /** Builds the family's own parts (its sends, its reads, its routes) on the shared services. */
-  createParts(shared: SharedServices): FamilyParts;
+  /** How a send whose outcome a restart cut off is looked up on the chain. */
+  readonly settling: SendSettling;
+  /**
+   * How keys are imported and exported, in the family's forms, for the shared `addresses/import` and
+   * `addresses/export` routes; absent where the family answers them as its own operations (EVM, whose
+   * import takes a keystore too and whose export answers in its own shapes).
+   */
+  readonly keyForms?: KeyForms;
+  /** Builds the family's own parts (its sends, its reads, its operations) on the shared services' ports. */
+  createParts(ports: FamilyPorts): FamilyParts;
   /** How the family derives HD wallet addresses on a network; absent where it has no wallets. */
   hdKeys?(network: Network, settings: Env): HdKeyCodec;
   /** The devnets the sandbox runs for this family's chains; loaded only when the sandbox asks. */
   sandboxDevnets(): Promise<DevnetStarters>;
+  /** What webhooks on `chain` filter on, and how their addresses are compared and shown. */
+  webhookRules(chain: ChainName): ChainWebhookRules;
+  /** The family's coins the price API quotes. */
+  readonly priceCoins: readonly PricedCoin[];
+  /** Reads contracts on the family's chains (Chainlink price feeds); absent where it has none. */
+  readonly callContract?: ContractCall;
+  /**
+   * The migrations of the family's own tables, by name, run in name order among the shared ones
+   * (`src/gateway-migrations.ts`): a name is numbered in the one sequence and never changes once released.
+   * Absent where the family keeps nothing of its own.
+   */
+  readonly migrations?: Readonly<Record<string, Migration>>;
 }

@@ -1,28 +1,10 @@
-/**
- * The start-up check that every node endpoint serves the chain and network it is configured for. Each
- * endpoint is asked on its own (the family says how: EVM by chain id, Tron by its network id); one on
- * another network is disabled, since sending there could move funds on the wrong chain, and requests and
- * the watcher carry on over the others. With none left, the chain and network answer 503.
- */
-import type { Env } from '../config/setting.ts';
 import type { Config, NodeEndpointConfig } from '../config.ts';
 import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
+import type { NetworkProbe } from './network-probe.ts';
 import { endpointLabels, NodeClient } from './node-client.ts';
 import { type ChainRegistry, endpointsOf } from './registry.ts';
 import type { ChainName, Network } from './types.ts';
-
-/** What one endpoint says of the network it serves, beside what this gateway expects there. */
-export interface NetworkIdentity {
-  /** As a reader would say it, e.g. `chain id 1`. */
-  expected: string;
-  /** What the node reported, in the same words; null when it does not tell. */
-  found: string | null;
-  matches: boolean;
-}
-
-/** Asks the one endpoint behind `client` which network it serves; `settings` are the families' own. */
-export type NetworkProbe = (client: NodeClient, network: Network, settings: Env) => Promise<NetworkIdentity>;
 
 /** What the check needs of a family: where its default nodes are and how to ask one its network. */
 export interface CheckedFamily {

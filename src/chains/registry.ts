@@ -1,37 +1,24 @@
 import { wsEndpointVariable } from '../config/endpoints.ts';
-import type { Env } from '../config/setting.ts';
 import type { Config, ConfigProblem, NodeEndpointConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { ChainFamily } from './family.ts';
-import { type ChainAdapter, type ChainName, NETWORKS, type Network } from './types.ts';
+import type { NodeAttemptObserver } from './adapter-context.ts';
+import type { ChainAdapter } from './chain-adapter.ts';
+import type { ChainFamily } from './chain-family.ts';
+import { type ChainName, NETWORKS, type Network } from './types.ts';
 
 export const UNSUPPORTED_BLOCKCHAIN = 'Unsupported blockchain';
 
-/** What a chain family needs to build the adapter of one chain on one network. */
-export interface AdapterContext {
-  chain: ChainName;
-  network: Network;
-  endpoints: NodeEndpointConfig[];
-  /**
-   * The node's WebSocket endpoint (`<CHAIN>_<NETWORK>_WS_URL`), for a family whose follower can hear of
-   * new blocks by subscription (`ChainFamily.headSubscription`).
-   */
-  wsUrl?: string;
-  timeoutMs: number;
-  retries: number;
-  logger: Logger;
-  /** The families' own settings, as text (Bitcoin: what kind of backend the endpoints are). */
-  settings: Env;
-  /** Told of every failed node call attempt, by endpoint host. */
-  onAttemptFailed?: (endpoint: string) => void;
+/** The class of a family's adapter (`EvmAdapter`, `TronAdapter`, ...), as `adapterOf` checks it. */
+export type AdapterClass<T extends ChainAdapter> = abstract new (...args: never) => T;
+
+/** A chain's adapter is not of the class its family's code expects: the registry was built wrong. */
+export class AdapterKindError extends Error {
+  constructor(chain: string, network: Network, expected: string, found: string) {
+    super(`the ${chain} ${network} adapter is an instance of ${found}, not of ${expected}`);
+    this.name = 'AdapterKindError';
+  }
 }
-
-/** Told of every failed node call attempt of any chain (node metrics count them). */
-export type NodeAttemptObserver = (chain: ChainName, network: Network, endpoint: string) => void;
-
-/** Builds an adapter; returns null when the chain has no endpoints for that network. */
-export type AdapterFactory = (context: AdapterContext) => ChainAdapter | null;
 
 /** Chain name -> adapter per network. Routes ask it for the adapter of the request's chain and network. */
 export class ChainRegistry {
@@ -85,7 +72,7 @@ export class ChainRegistry {
   }
 
   /** The adapter, or the API's 404 `Unsupported blockchain` when the chain or network is not served. */
-  get<T extends ChainAdapter = ChainAdapter>(chain: string, network: Network): T {
+  get(chain: string, network: Network): ChainAdapter {
     const refusal = this.disabled.get(`${chain}:${network}`);
     if (refusal !== undefined) throw new ApiError(503, `${chain} ${network} is disabled: ${refusal}`);
     const adapter = this.adapters.get(`${chain}:${network}`);
@@ -95,7 +82,17 @@ export class ChainRegistry {
         : UNSUPPORTED_BLOCKCHAIN;
       throw new ApiError(404, message);
     }
-    return adapter as T;
+    return adapter;
+  }
+
+  /**
+   * The adapter as its family's own class, for the family's code that needs more than the shared
+   * contract. An adapter of another class is a wiring mistake, not the caller's: an internal error.
+   */
+  adapterOf<T extends ChainAdapter>(chain: string, network: Network, kind: AdapterClass<T>): T {
+    const adapter = this.get(chain, network);
+    if (adapter instanceof kind) return adapter;
+    throw new AdapterKindError(chain, network, kind.name, adapter.constructor.name);
   }
 
   async closeAll(): Promise<void> {
@@ -132,6 +129,8 @@ export function wsEndpointProblems(
     ChainName,
     Partial<Record<Network, string>>,
   ][]) {
+    // A chain no family serves is not used, as its `<CHAIN>_<NETWORK>_URLS` are not.
+    if (families[chain] === undefined) continue;
     for (const network of Object.keys(networks) as Network[]) {
       if (families[chain]?.headSubscription === true) continue;
       problems.push({

@@ -4,7 +4,7 @@
  * by the sandbox.
  */
 import type { NodeEndpointConfig } from '../config.ts';
-import type { Faucet } from '../services/faucets.ts';
+import type { Faucet } from './faucets.ts';
 import type { ChainName, Network } from './types.ts';
 
 /** How the sandbox runs its devnets, from SANDBOX_* variables. */
@@ -41,4 +41,4 @@ export type DevnetStarter = (
 ) => Promise<RunningDevnet>;
 
 /** A family's devnet starters, one per chain it serves. */
-export type DevnetStarters = Partial<Record<ChainName, DevnetStarter>>;
+export type DevnetStarters = Record<ChainName, DevnetStarter>;

@@ -1,16 +1,12 @@
-import type { BlockFollower } from './follower.ts';
-
 /** The networks every chain runs on; selected per request by the `X-Network` header. */
 export const NETWORKS = ['mainnet', 'testnet'] as const;
 export type Network = (typeof NETWORKS)[number];
 
-/** Chains the API knows by name (path segment `/api/v2/{chain}/...`). */
-export const CHAIN_NAMES = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'solana', 'bitcoin'] as const;
-export type ChainName = (typeof CHAIN_NAMES)[number];
-
-export function isChainName(value: string): value is ChainName {
-  return (CHAIN_NAMES as readonly string[]).includes(value);
-}
+/**
+ * A chain's name as the API knows it (path segment `/api/v2/{chain}/...`). The set is open: the served
+ * chains are the families' (`servedChains()` in families.ts), the EVM ones read from data.
+ */
+export type ChainName = string;
 
 /** Asks one node endpoint for its head block number: the node monitor's probe, one per family. */
 export type HeadProbe = () => Promise<bigint>;
@@ -43,28 +39,4 @@ export interface TransferEvent {
   decimals: number;
   /** Block time. */
   time: Date;
-}
-
-/**
- * What every chain adapter offers, whatever its family. Family adapters (Tron, EVM, Solana, Bitcoin)
- * extend it with their own operations; routes of a family use the family type from the registry.
- */
-export interface ChainAdapter {
-  readonly chain: ChainName;
-  readonly network: Network;
-  readonly nativeSymbol: string;
-  readonly nativeDecimals: number;
-  /** True when `address` is a well-formed address of this chain (any accepted encoding). */
-  isAddress(address: string): boolean;
-  /** Current head block number. */
-  getBlockNumber(): Promise<bigint>;
-  /** Reads the chain height by height for the webhook watcher; chains without one have no watcher. */
-  readonly follower?: BlockFollower;
-  /**
-   * Stops using one node endpoint (named as `endpointLabels` names it): it serves another chain or
-   * network. Returns how many endpoints are left in use.
-   */
-  disableEndpoint?(endpoint: string): number;
-  /** Releases connections. */
-  close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { SignIn } from '../accounts/sign-in.ts';
 import { UserDirectory } from '../accounts/users.ts';
 import { EXIT_CONFIG } from '../config/error.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { kdfCostOf } from '../custody/kdf-cost.ts';
 import { PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError } from '../errors.ts';
 import { openReadyStore } from '../store/ready-store.ts';
@@ -179,7 +180,10 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   // The users and their tokens are all the commands touch: no chain, node or service is loaded, so a
   // command answers in a fraction of a second.
-  const store = await openReadyStore(config);
+  const store = await openReadyStore(
+    config,
+    async () => (await import('../gateway-migrations.ts')).GATEWAY_MIGRATIONS,
+  );
   try {
     const users = new UserDirectory(store.db, config.defaultPlan);
     const signIn = new SignIn(
@@ -188,6 +192,8 @@ async function main(argv: string[]): Promise<number> {
       new SessionStore(store.db, config.dashboard.sessionMs),
       new PasswordThrottle(store.db, config.passwordThrottle),
       config.dashboard.signupOpen,
+      () => new Date(),
+      kdfCostOf(config.kdfCost).passwords,
     );
     const admin = { config, users, signIn, readPassword: passwordFromStdin };
     process.stdout.write(await run(admin, parsed.positionals, parsed.values));
@@ -198,7 +204,8 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof ApiError) {
-      process.stderr.write(`${error.message}\n`);
+      const fields = error.errors.map((field) => `  ${field.message}\n`).join('');
+      process.stderr.write(`${error.message}\n${fields}`);
       return 1;
     }
     throw error;

@@ -26,9 +26,11 @@ export async function runSetupCommand(command: string): Promise<CommandResult | 
 
 async function checkConfig(): Promise<CommandResult> {
   // Loaded only here: every family's code, for the settings the families read themselves.
-  const { familySettings } = await import('../chains/families.ts');
+  const { familySettings, servedChainProblems } = await import('../chains/families.ts');
   try {
     const config = loadConfig(process.env, familySettings());
+    const chainProblems = servedChainProblems(config);
+    if (chainProblems.length > 0) throw new ConfigError(chainProblems);
     const summary = configSummary(config).map((line) => `  ${line}\n`);
     return { code: 0, stdout: `configuration OK\n${summary.join('')}`, stderr: '' };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { CHAIN_NAMES, type ChainName, NETWORKS, type Network } from '../chains/types.ts';
+import { type ChainName, NETWORKS, type Network } from '../chains/types.ts';
 import { ConfigError } from './error.ts';
 import type { Env } from './setting.ts';
 import { httpUrl, list, redactUrl } from './setting.ts';
@@ -21,16 +21,26 @@ export function endpointsVariable(chain: ChainName, network: Network): string {
  */
 export function readEndpoints(env: Env): EndpointsConfig {
   const out: EndpointsConfig = {};
-  for (const chain of CHAIN_NAMES) {
-    for (const network of NETWORKS) {
-      const name = endpointsVariable(chain, network);
-      const raw = env[name];
-      if (raw === undefined) continue;
-      const urls = list(raw).map((url) => httpUrl(url, name));
-      out[chain] = { ...out[chain], [network]: urls.map((url) => ({ url, headers: {} })) };
-    }
+  for (const { chain, network, name, raw } of chainVariables(env, '_URLS')) {
+    const urls = list(raw).map((url) => httpUrl(url, name));
+    out[chain] = { ...out[chain], [network]: urls.map((url) => ({ url, headers: {} })) };
   }
   return out;
+}
+
+/**
+ * The set variables named `<CHAIN>_<NETWORK><suffix>`, whatever the chain: the chains served are the
+ * families' to say (an operator's EVM chain too), and a chain no family serves is not used.
+ */
+function chainVariables(env: Env, suffix: string) {
+  const networks = NETWORKS.map((network) => network.toUpperCase()).join('|');
+  const shape = new RegExp(`^([A-Z][A-Z0-9]*)_(${networks})${suffix}$`);
+  return Object.entries(env).flatMap(([name, raw]) => {
+    const [, chain, networkName] = shape.exec(name) ?? [];
+    const network = NETWORKS.find((n) => n.toUpperCase() === networkName);
+    if (chain === undefined || network === undefined || raw === undefined) return [];
+    return [{ chain: chain.toLowerCase(), network, name, raw }];
+  });
 }
 
 /** One WebSocket endpoint per chain and network, where one is set. */
@@ -47,14 +57,11 @@ export function wsEndpointVariable(chain: ChainName, network: Network): string {
  */
 export function readWsEndpoints(env: Env): WsEndpointsConfig {
   const out: WsEndpointsConfig = {};
-  for (const chain of CHAIN_NAMES) {
-    for (const network of NETWORKS) {
-      const name = wsEndpointVariable(chain, network);
-      const raw = env[name]?.trim();
-      if (raw === undefined || raw === '') continue;
-      if (!isWsUrl(raw)) throw new ConfigError(name, `"${redactUrl(raw)}" is not a ws(s) URL`);
-      out[chain] = { ...out[chain], [network]: raw };
-    }
+  for (const { chain, network, name, raw: text } of chainVariables(env, '_WS_URL')) {
+    const raw = text.trim();
+    if (raw === '') continue;
+    if (!isWsUrl(raw)) throw new ConfigError(name, `"${redactUrl(raw)}" is not a ws(s) URL`);
+    out[chain] = { ...out[chain], [network]: raw };
   }
   return out;
 }

@@ -1,5 +1,5 @@
-import { CHAIN_NAMES, type ChainName, isChainName, NETWORKS, type Network } from '../chains/types.ts';
-import { ConfigError } from './error.ts';
+import { type ChainName, NETWORKS, type Network } from '../chains/types.ts';
+import { ConfigError, type ConfigProblem } from './error.ts';
 import { list } from './setting.ts';
 
 /**
@@ -15,8 +15,8 @@ export function requiredChains(raw: string, name: string): RequiredChains {
   if (value === 'configured' || value === 'all' || value === 'none') return { kind: value };
   const items = list(value).map((item) => {
     const [chain = '', network, ...rest] = item.split(':');
-    if (!isChainName(chain) || rest.length > 0) {
-      throw new ConfigError(name, `"${item}" is not a chain (${CHAIN_NAMES.join(', ')})`);
+    if (!/^[a-z][a-z0-9]*$/.test(chain) || rest.length > 0) {
+      throw new ConfigError(name, `"${item}" is not a chain name, nor chain:network`);
     }
     const named = network === undefined ? null : NETWORKS.find((n) => n === network);
     if (named === undefined)
@@ -25,4 +25,19 @@ export function requiredChains(raw: string, name: string): RequiredChains {
   });
   if (items.length === 0) throw new ConfigError(name, 'name a chain, or use configured, all or none');
   return { kind: 'list', items };
+}
+
+/** The chains a REQUIRED_CHAINS list names that are not served (checked once the families are known). */
+export function requiredChainProblems(
+  required: RequiredChains,
+  served: readonly ChainName[],
+): ConfigProblem[] {
+  if (required.kind !== 'list') return [];
+  const unknown = [...new Set(required.items.map((item) => item.chain))].filter(
+    (chain) => !served.includes(chain),
+  );
+  return unknown.map((chain) => ({
+    variable: 'REQUIRED_CHAINS',
+    problem: `"${chain}" is not a chain this gateway serves (${served.join(', ')})`,
+  }));
 }

@@ -2,7 +2,9 @@ import { parseChainlinkFeeds, parsePriceProviders } from '../prices/config.ts';
 import { parseIpAllowlist } from '../webhooks/url-guard.ts';
 import { readEndpoints, readWsEndpoints } from './endpoints.ts';
 import { ConfigError, type ConfigProblem, collectProblems } from './error.ts';
+import { kdfCostSetting } from './kdf-cost-setting.ts';
 import { parsePlans } from './plans.ts';
+import { rateSetting } from './rate-setting.ts';
 import { requiredChains } from './required-chains.ts';
 import {
   type Env,
@@ -14,8 +16,8 @@ import {
   setting,
   text,
   wholeNumber,
-  yesOrNo,
 } from './setting.ts';
+import { trustProxySetting } from './trust-proxy.ts';
 
 export const MASTER_KEY_HINT = 'generate one with `npm run -s cli -- master-key generate`';
 
@@ -78,13 +80,27 @@ export const SETTINGS = {
   }),
   BODY_LIMIT_BYTES: setting({
     default: '1048576',
-    meaning: 'larger request bodies answer 413',
+    meaning:
+      'the largest request body any route accepts (a signed transaction to broadcast); each route accepts at most its own limit (see Security and limits), larger bodies answer 413',
     parse: wholeNumber(1_024, 100 * 1_048_576),
+  }),
+  REQUEST_TIMEOUT_SECONDS: setting({
+    default: '10',
+    meaning:
+      "a request's headers and body must arrive within this, else 408 and the connection is closed (checked every second)",
+    parse: wholeNumber(1, 3_600),
+  }),
+  MAX_CONNECTIONS_PER_CLIENT: setting({
+    default: '64',
+    meaning:
+      'open connections one client address may hold; more are closed at once (behind a reverse proxy the proxy is the client: raise it there)',
+    parse: wholeNumber(1, 1_000_000),
   }),
   TRUST_PROXY: setting({
     default: 'false',
-    meaning: 'trust `X-Forwarded-*` from a reverse proxy',
-    parse: yesOrNo,
+    meaning:
+      'trust `X-Forwarded-*` from a reverse proxy: `true` (any), or its addresses and CIDRs, e.g. `10.0.0.0/8`, so that a client cannot forge the address it is counted by',
+    parse: trustProxySetting,
   }),
   PLANS: setting({
     computed: "Chaingateway's plans",
@@ -215,11 +231,34 @@ export const SETTINGS = {
     meaning: 'key operations one user may have waiting before 429 `Too many key operations in progress`',
     parse: wholeNumber(1, 10_000),
   }),
+  KDF_ANONYMOUS_CONCURRENCY: setting({
+    default: '1',
+    meaning:
+      'how many of those run for sign-ins and sign-ups (nobody known yet), all of them together; at most KDF_CONCURRENCY, below it so a slot stays for the keys',
+    parse: wholeNumber(1, 64),
+  }),
+  KDF_MAX_QUEUED_ANONYMOUS: setting({
+    default: '8',
+    meaning: 'sign-ins and sign-ups waiting for a derivation, all together, before 429 at once',
+    parse: wholeNumber(1, 10_000),
+  }),
+  KDF_COST: kdfCostSetting,
   DASHBOARD_SIGNUP: setting({
     default: 'closed',
     meaning:
       '`open`: anyone may create an account at /dashboard; `closed`: `npm run cli -- user create` does (the sandbox: open)',
     parse: oneOf(['open', 'closed'] as const),
+  }),
+  SIGN_IN_RATE_PER_CLIENT: setting({
+    default: '10/60',
+    meaning:
+      'dashboard sign-ins one client address may make: `requests/seconds`, a burst then one every seconds/requests (429 with `Retry-After`); an IPv6 client counts by its /64',
+    parse: rateSetting,
+  }),
+  SIGN_UP_RATE_PER_CLIENT: setting({
+    default: '10/3600',
+    meaning: 'dashboard sign-ups one client address may make, written as SIGN_IN_RATE_PER_CLIENT',
+    parse: rateSetting,
   }),
   SESSION_HOURS: setting({
     default: '12',

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { describeKdfCost } from '../custody/kdf-cost.ts';
 
 /** Where the database is, without user or password: `postgres at db:5432/switchyard`, `sqlite at /x.db`. */
 export function describeDatabase(databaseUrl: string): string {
@@ -25,6 +26,7 @@ export function configSummary(config: Config): string[] {
     `API: ${config.roles.api ? `${config.host}:${config.port}` : 'not served (ROLES)'}`,
     `metrics: ${config.metrics ? `${config.metrics.host}:${config.metrics.port}` : 'off'}`,
     `node endpoints set for: ${nodes.length > 0 ? nodes.join(', ') : 'none'} (other chains use their public nodes)`,
+    `key derivation: ${describeKdfCost(config.kdfCost)}`,
     `master key: ${config.masterKey === undefined ? `${config.dataDir}/master.key` : 'MASTER_KEY'}`,
     `plans: ${config.plans.map((p) => p.name).join(', ')} (new users: ${config.defaultPlan})`,
   ];

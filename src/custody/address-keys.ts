@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { QuotaService } from '../accounts/quotas.ts';
-import type { KeyCodec } from '../chains/family.ts';
-import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
+import type { Insertable, Kysely } from 'kysely';
+import type { KeyCodec } from '../chains/key-codec.ts';
+import type { ChainKeyPair } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
-import type { Database } from '../store/schema.ts';
-import { sealKey, WrongPasswordError } from './key-vault.ts';
-import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
-import { openThrottled } from './throttled-open.ts';
+import type { AddressesTable, Database } from '../store/schema.ts';
+import { WrongPasswordError } from './key-vault.ts';
+import { OwnedSecretStore, ownerColumns, type SecretOwner } from './owned-secrets.ts';
 
-export interface KeyScope {
-  userId: string;
-  chain: ChainName;
-  network: Network;
+export interface KeyScope extends SecretOwner {
   codec: KeyCodec;
 }
 
@@ -47,16 +42,7 @@ export const MAX_PASSWORD_LENGTH = 1024;
  * user's turn on the KDF scheduler. Addresses derived from an HD wallet (hd-wallets.ts) share the table,
  * the uniqueness and the quota, but are listed, opened and deleted through their wallet.
  */
-export class AddressKeys {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly quotas: QuotaService,
-    private readonly throttle: PasswordThrottle,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    quotas.registerCounter('addresses', countHeldAddresses);
-  }
-
+export class AddressKeys extends OwnedSecretStore {
   /** Creates a key pair; with a password the key is kept sealed, without one it is only returned. */
   async create(scope: KeyScope, password?: string): Promise<ChainKeyPair> {
     const pair = scope.codec.generate();
@@ -84,38 +70,21 @@ export class AddressKeys {
     const sealed =
       password === undefined
         ? null
-        : await sealKey(Buffer.from(pair.privateKey, 'hex'), password, binding(scope, address), {
-            owner: scope.userId,
-          });
+        : await this.seal(Buffer.from(pair.privateKey, 'hex'), password, scope, address);
     const now = this.now().toISOString();
     await this.db.transaction().execute(async (trx) => {
       await this.quotas.assertCapacity(scope.userId, 'addresses', trx);
       const existing = await this.find(trx, scope, address);
       if (existing) throw new ApiError(422, `Address ${address} already exists in your account`);
-      await trx
-        .insertInto('addresses')
-        .values({
-          id: randomUUID(),
-          user_id: scope.userId,
-          chain: scope.chain,
-          network: scope.network,
-          address,
-          public_key: pair.publicKey,
-          sealed_key: sealed,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertAddress(trx, scope, { address, public_key: pair.publicKey, sealed_key: sealed }, now);
     });
   }
 
-  async list(scope: Omit<KeyScope, 'codec'>): Promise<StoredAddress[]> {
+  async list(owner: SecretOwner): Promise<StoredAddress[]> {
     const rows = await this.db
       .selectFrom('addresses')
       .select(['address', 'public_key', 'sealed_key', 'created_at'])
-      .where('user_id', '=', scope.userId)
-      .where('chain', '=', scope.chain)
-      .where('network', '=', scope.network)
+      .where((eb) => eb.and(ownerColumns(owner)))
       .where('wallet_id', 'is', null)
       .orderBy('created_at')
       .orderBy('address')
@@ -135,9 +104,7 @@ export class AddressKeys {
   async remove(scope: KeyScope, address: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('addresses')
-      .where('user_id', '=', scope.userId)
-      .where('chain', '=', scope.chain)
-      .where('network', '=', scope.network)
+      .where((eb) => eb.and(ownerColumns(scope)))
       .where('address', '=', scope.codec.normalizeAddress(address))
       .where('wallet_id', 'is', null)
       .executeTakeFirst();
@@ -154,13 +121,11 @@ export class AddressKeys {
     assertPasswordStrength('new_password', newPassword);
     const normalized = scope.codec.normalizeAddress(address);
     const secret = await this.unseal(scope, normalized, oldPassword);
-    const sealed = await sealKey(secret, newPassword, binding(scope, normalized), { owner: scope.userId });
+    const sealed = await this.seal(secret, newPassword, scope, normalized);
     await this.db
       .updateTable('addresses')
       .set({ sealed_key: sealed, updated_at: this.now().toISOString() })
-      .where('user_id', '=', scope.userId)
-      .where('chain', '=', scope.chain)
-      .where('network', '=', scope.network)
+      .where((eb) => eb.and(ownerColumns(scope)))
       .where('address', '=', normalized)
       .execute();
   }
@@ -199,8 +164,7 @@ export class AddressKeys {
 
   /** Opens the sealed key of a single-key address, through the throttle (throttled-open.ts). */
   private unseal(scope: KeyScope, address: string, password: string): Promise<Buffer> {
-    const target: PasswordTarget = { userId: scope.userId, binding: binding(scope, address) };
-    return openThrottled(this.throttle, target, password, async () => {
+    return this.open(scope, address, password, async () => {
       const row = await this.find(this.db, scope, address);
       if (!row) throw new ApiError(404, `Address ${address} not found in your account`);
       if (row.wallet_id !== null) {
@@ -219,31 +183,33 @@ export class AddressKeys {
     });
   }
 
-  private find(db: Kysely<Database>, scope: Omit<KeyScope, 'codec'>, address: string) {
+  private find(db: Kysely<Database>, owner: SecretOwner, address: string) {
     return db
       .selectFrom('addresses')
       .select(['id', 'sealed_key', 'wallet_id'])
-      .where('user_id', '=', scope.userId)
-      .where('chain', '=', scope.chain)
-      .where('network', '=', scope.network)
+      .where((eb) => eb.and(ownerColumns(owner)))
       .where('address', '=', address)
       .executeTakeFirst();
   }
 }
 
-/** The sealed key opens only for this user, chain, network and address. */
-function binding(scope: Omit<KeyScope, 'codec'>, address: string): string {
-  return `${scope.userId}|${scope.chain}|${scope.network}|${address}`;
-}
+/** The row an address is stored in: a single key (sealed, or none kept) or one derived from an HD wallet. */
+type AddressFields = Pick<
+  Insertable<AddressesTable>,
+  'address' | 'public_key' | 'sealed_key' | 'wallet_id' | 'derivation_index'
+>;
 
-/** The addresses quota: every address row of the user, single-key or derived from an HD wallet. */
-export async function countHeldAddresses(db: Kysely<Database>, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('addresses')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+/** Stores an address of `owner`, created now. */
+export async function insertAddress(
+  db: Kysely<Database>,
+  owner: SecretOwner,
+  fields: AddressFields,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('addresses')
+    .values({ id: randomUUID(), ...ownerColumns(owner), ...fields, created_at: now, updated_at: now })
+    .execute();
 }
 
 export function assertPasswordStrength(field: string, password: string): void {

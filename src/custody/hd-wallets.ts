@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { HARDENED_OFFSET, HDKey, type Versions } from '@scure/bip32';
-import type { Kysely } from 'kysely';
-import type { QuotaService } from '../accounts/quotas.ts';
-import type { ChainName, Network } from '../chains/types.ts';
 import { ApiError, invalidField } from '../errors.ts';
-import type { Database, WalletsTable } from '../store/schema.ts';
-import { assertPasswordStrength, countHeldAddresses } from './address-keys.ts';
+import type { WalletsTable } from '../store/schema.ts';
+import { assertPasswordStrength, insertAddress } from './address-keys.ts';
 import { entropyOfMnemonic, mnemonicOf, newEntropy, rootNode } from './hd-seed.ts';
-import { sealKey } from './key-vault.ts';
-import type { PasswordTarget, PasswordThrottle } from './password-throttle.ts';
-import { openThrottled } from './throttled-open.ts';
+import { OwnedSecretStore, ownerColumns, type SecretOwner } from './owned-secrets.ts';
 
 /**
  * What a chain family says about its HD wallets: where a wallet's account sits in the BIP-32 tree and
@@ -31,14 +26,9 @@ export interface HdKeyCodec {
   versions?: Versions;
 }
 
-export interface HdScope {
-  userId: string;
-  chain: ChainName;
-  network: Network;
+export interface HdScope extends SecretOwner {
   codec: HdKeyCodec;
 }
-
-type WalletOwner = Omit<HdScope, 'codec'>;
 
 export interface NewWallet {
   name: string;
@@ -95,16 +85,7 @@ export interface WalletSecret {
  * account's extended public key, without the password; keys are opened only with it, through the same
  * throttle and KDF scheduler as single-key addresses.
  */
-export class HdWallets {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly quotas: QuotaService,
-    private readonly throttle: PasswordThrottle,
-    private readonly now: () => Date = () => new Date(),
-  ) {
-    quotas.registerCounter('addresses', countHeldAddresses);
-  }
-
+export class HdWallets extends OwnedSecretStore {
   async create(scope: HdScope, wallet: NewWallet): Promise<StoredWallet> {
     assertPasswordStrength('password', wallet.password);
     const account = wallet.account ?? 0;
@@ -125,16 +106,14 @@ export class HdWallets {
       accountXpub = accountNode.publicExtendedKey;
       accountNode.wipePrivateData();
       root.wipePrivateData();
-      sealed = await sealKey(entropy, wallet.password, binding(scope, id), { owner: scope.userId });
+      sealed = await this.seal(entropy, wallet.password, scope, id);
     } finally {
       entropy.fill(0);
     }
     const now = this.now().toISOString();
     const row = {
       id,
-      user_id: scope.userId,
-      chain: scope.chain,
-      network: scope.network,
+      ...ownerColumns(scope),
       name: wallet.name,
       label: wallet.label ?? null,
       sealed_seed: sealed,
@@ -156,20 +135,18 @@ export class HdWallets {
     return summary(row);
   }
 
-  async list(owner: WalletOwner): Promise<StoredWallet[]> {
+  async list(owner: SecretOwner): Promise<StoredWallet[]> {
     const rows = await this.db
       .selectFrom('wallets')
       .selectAll()
-      .where('user_id', '=', owner.userId)
-      .where('chain', '=', owner.chain)
-      .where('network', '=', owner.network)
+      .where((eb) => eb.and(ownerColumns(owner)))
       .orderBy('created_at')
       .orderBy('name')
       .execute();
     return rows.map(summary);
   }
 
-  async get(owner: WalletOwner, name: string): Promise<StoredWallet> {
+  async get(owner: SecretOwner, name: string): Promise<StoredWallet> {
     return summary(await this.find(owner, name));
   }
 
@@ -185,10 +162,7 @@ export class HdWallets {
       const claimed = await trx
         .updateTable('wallets')
         .set((eb) => ({ next_index: eb('next_index', '+', 1), updated_at: now }))
-        .where('user_id', '=', scope.userId)
-        .where('chain', '=', scope.chain)
-        .where('network', '=', scope.network)
-        .where('name', '=', name)
+        .where((eb) => eb.and({ ...ownerColumns(scope), name }))
         .returning(['id', 'account_path', 'account_xpub', 'next_index'])
         .executeTakeFirst();
       if (claimed === undefined) throw walletNotFound(name);
@@ -199,31 +173,18 @@ export class HdWallets {
       const taken = await trx
         .selectFrom('addresses')
         .select('id')
-        .where('user_id', '=', scope.userId)
-        .where('chain', '=', scope.chain)
-        .where('network', '=', scope.network)
-        .where('address', '=', address)
+        .where((eb) => eb.and({ ...ownerColumns(scope), address }))
         .executeTakeFirst();
       if (taken !== undefined) {
         throw new ApiError(422, `Address ${address} (index ${index}) already exists in your account`);
       }
       const publicKey = Buffer.from(publicKeyOf(node)).toString('hex');
-      await trx
-        .insertInto('addresses')
-        .values({
-          id: randomUUID(),
-          user_id: scope.userId,
-          chain: scope.chain,
-          network: scope.network,
-          address,
-          public_key: publicKey,
-          sealed_key: null,
-          wallet_id: claimed.id,
-          derivation_index: index,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertAddress(
+        trx,
+        scope,
+        { address, public_key: publicKey, sealed_key: null, wallet_id: claimed.id, derivation_index: index },
+        now,
+      );
       return { address, publicKey, index, path: `${claimed.account_path}/${relative}`, createdAt: now };
     });
   }
@@ -312,7 +273,7 @@ export class HdWallets {
 
   /** Re-seals the seed under a new password; the old one must open it. */
   async changePassword(
-    owner: WalletOwner,
+    owner: SecretOwner,
     name: string,
     oldPassword: string,
     newPassword: string,
@@ -321,7 +282,7 @@ export class HdWallets {
     const wallet = await this.find(owner, name);
     const entropy = await this.unseal(owner, wallet, oldPassword);
     try {
-      const sealed = await sealKey(entropy, newPassword, binding(owner, wallet.id), { owner: owner.userId });
+      const sealed = await this.seal(entropy, newPassword, owner, wallet.id);
       await this.db
         .updateTable('wallets')
         .set({ sealed_seed: sealed, updated_at: this.now().toISOString() })
@@ -333,13 +294,10 @@ export class HdWallets {
   }
 
   /** Forgets a wallet, its seed and (by the foreign key's cascade) its derived addresses. */
-  async remove(owner: WalletOwner, name: string): Promise<boolean> {
+  async remove(owner: SecretOwner, name: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('wallets')
-      .where('user_id', '=', owner.userId)
-      .where('chain', '=', owner.chain)
-      .where('network', '=', owner.network)
-      .where('name', '=', name)
+      .where((eb) => eb.and({ ...ownerColumns(owner), name }))
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
@@ -357,32 +315,19 @@ export class HdWallets {
     }
   }
 
-  private unseal(owner: WalletOwner, wallet: WalletsTable, password: string): Promise<Buffer> {
-    const target: PasswordTarget = {
-      userId: owner.userId,
-      binding: binding(owner, wallet.id),
-      holder: 'wallet',
-    };
-    return openThrottled(this.throttle, target, password, async () => wallet.sealed_seed);
+  private unseal(owner: SecretOwner, wallet: WalletsTable, password: string): Promise<Buffer> {
+    return this.open(owner, wallet.id, password, async () => wallet.sealed_seed, 'wallet');
   }
 
-  private async find(owner: WalletOwner, name: string): Promise<WalletsTable> {
+  private async find(owner: SecretOwner, name: string): Promise<WalletsTable> {
     const row = await this.db
       .selectFrom('wallets')
       .selectAll()
-      .where('user_id', '=', owner.userId)
-      .where('chain', '=', owner.chain)
-      .where('network', '=', owner.network)
-      .where('name', '=', name)
+      .where((eb) => eb.and({ ...ownerColumns(owner), name }))
       .executeTakeFirst();
     if (row === undefined) throw walletNotFound(name);
     return row;
   }
-}
-
-/** The sealed seed opens only for this user, chain, network and wallet. */
-function binding(owner: WalletOwner, walletId: string): string {
-  return `${owner.userId}|${owner.chain}|${owner.network}|${walletId}`;
 }
 
 function publicKeyOf(node: HDKey): Uint8Array {

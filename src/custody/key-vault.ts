@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { FULL_KDF_COST } from './kdf-cost.ts';
 import type { KdfCaller } from './kdf-scheduler.ts';
 import { deriveKey, type ScryptCost } from './scrypt.ts';
 
@@ -29,28 +30,30 @@ export class WrongPasswordError extends Error {
   }
 }
 
-const PARAMS: ScryptCost = { n: 2 ** 17, r: 8, p: 1 };
-
 /**
  * Seals `secret` (raw key bytes) under `password`; `binding` names the owner row (user, chain, address);
- * `caller` says whose turn on the KDF scheduler this is.
+ * `caller` says whose turn on the KDF scheduler this is; `cost` is the configured one (KDF_COST), the
+ * full cost unless said.
  */
 export async function sealKey(
   secret: Uint8Array,
   password: string,
   binding: string,
   caller: KdfCaller = {},
+  cost: ScryptCost = FULL_KDF_COST.sealedKeys,
 ): Promise<string> {
   const salt = randomBytes(16);
   const nonce = randomBytes(12);
-  const key = await deriveKey(password, salt, PARAMS, caller);
+  const key = await deriveKey(password, salt, cost, caller);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(Buffer.from(binding, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()]);
   const sealed: SealedKey = {
     v: 1,
     kdf: 'scrypt',
-    ...PARAMS,
+    n: cost.n,
+    r: cost.r,
+    p: cost.p,
     salt: salt.toString('base64'),
     nonce: nonce.toString('base64'),
     ciphertext: ciphertext.toString('base64'),

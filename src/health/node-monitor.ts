@@ -1,4 +1,4 @@
-import type { ChainFamily } from '../chains/family.ts';
+import type { ChainFamily } from '../chains/chain-family.ts';
 import { endpointLabels, NodeClient } from '../chains/node-client.ts';
 import { type ChainRegistry, endpointsOf } from '../chains/registry.ts';
 import type { ChainName, HeadProbe, Network } from '../chains/types.ts';

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { FAMILIES } from '../chains/families.ts';
+import { checkAddressFields } from './address-fields.ts';
+import { applyBodyLimits } from './body-limits.ts';
 import { registerBodyParsers } from './body-parsers.ts';
+import { cachedSerializerCompiler } from './cached-serializers.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './error-handling.ts';
+import { guardedServerFactory } from './http-server.ts';
 import { documentIdempotencyKeys, registerIdempotency } from './idempotency.ts';
 import { instrumentRequests } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -26,17 +31,27 @@ export function rewriteLegacyPrefix(url: string): string {
   return url === '/v2' || url.startsWith('/v2/') || url.startsWith('/v2?') ? `/api${url}` : url;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * A client's X-Request-Id is kept only when it has the shape of the ids the gateway makes (a UUID), so a
+ * proxy's id follows the request through the logs, but nothing else sent in it (a token pasted in by
+ * mistake, a long or odd value) is ever echoed or logged.
+ */
+const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Builds the HTTP API on a shared context; `extraRoutes` lets tests add routes of their own. */
 export async function buildApp(
   ctx: AppContext,
   extraRoutes: ((app: FastifyInstance, options: { ctx: AppContext }) => Promise<void>)[] = [],
 ): Promise<FastifyInstance> {
+  // Every route's input is typed from its TypeBox schema, in every plugin registered below.
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new OneLinePerRequest(),
     bodyLimit: ctx.config.bodyLimitBytes,
+    serverFactory: guardedServerFactory({
+      requestTimeoutMs: ctx.config.requestTimeoutMs,
+      maxConnectionsPerClient: ctx.config.maxConnectionsPerClient,
+    }),
     trustProxy: ctx.config.trustProxy,
     rewriteUrl: (request) => rewriteLegacyPrefix(request.url ?? '/'),
     genReqId: (request) => {
@@ -46,14 +61,17 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 256 },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(strictValidatorCompiler());
+  app.setSerializerCompiler(cachedSerializerCompiler);
+  checkAddressFields(app, { families: FAMILIES, settings: ctx.config.familySettings });
 
   registerErrorHandling(app, (chain) => ctx.registry.supports(chain), ctx.troubleLog);
   await registerBodyParsers(app, ctx.config.bodyLimitBytes);
   refuseNulCharacters(app);
   documentIdempotencyKeys(app);
   await registerOpenApi(app);
+  applyBodyLimits(app, ctx.config.bodyLimitBytes);
   registerRequestContext(app, ctx);
   registerIdempotency(app, ctx);
   instrumentRequests(app, ctx.metrics);
@@ -67,7 +85,6 @@ export async function buildApp(
   await app.register(sessionRoutes, { ctx });
   await app.register(dashboardRoutes);
   await app.register(chainRoutes, { ctx, families: FAMILIES });
-  for (const parts of ctx.familyParts.values()) await app.register(parts.routes);
   await app.register(webhookRoutes, { ctx });
   await app.register(pricesRoutes, { prices: ctx.prices });
   for (const routes of extraRoutes) await app.register(routes, { ctx });

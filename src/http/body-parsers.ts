@@ -3,7 +3,13 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, invalidField } from '../errors.ts';
-import { DuplicateKeyError, JsonSyntaxError, parseJsonKeepingNumberText } from '../json/lossless-parse.ts';
+import {
+  DuplicateKeyError,
+  JsonSyntaxError,
+  parseJsonKeepingNumberText,
+  REQUEST_MAX_JSON_VALUES,
+  TooManyJsonValuesError,
+} from '../json/lossless-parse.ts';
 
 /** The most fields a form (urlencoded or multipart) body may carry; the widest route takes about 15. */
 export const MAX_FORM_FIELDS = 64;
@@ -12,8 +18,10 @@ export const MAX_FORM_FILES = 2;
 
 /**
  * JSON (numbers keep their text when a double would round them), urlencoded and multipart bodies, each
- * bounded in size and field count. Bodies are parsed only after the token is checked (request-context
- * answers 401 in onRequest, before any parsing), so an anonymous request costs no parsing at all.
+ * bounded in size (the route's `bodyLimit`, at most `bodyLimit` here: body-limits.ts), in field count and,
+ * for JSON, in values. Bodies are parsed only after the token is checked (request-context answers 401 in
+ * onRequest, before any parsing), so an anonymous request costs no parsing, except on the public sign-in
+ * routes, whose limit is a few KiB.
  */
 export async function registerBodyParsers(app: FastifyInstance, bodyLimit: number): Promise<void> {
   // Only the three encodings the API documents; anything else is a 415.
@@ -39,17 +47,30 @@ export async function registerBodyParsers(app: FastifyInstance, bodyLimit: numbe
       fieldSize: bodyLimit,
     },
   });
+  // No body at all (`curl -X POST …` with no data and no content type) is an empty object: a route whose
+  // fields are all optional runs on its defaults, and one with required fields names each missing one.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && isObjectSchema(request.routeOptions.schema?.body)) request.body = {};
+  });
   // The multipart parser reads the socket itself, past Fastify's body limit: bound it by the declared length,
   // which Node's HTTP parser holds the body to.
   app.addHook('preParsing', async (request) => {
     if (!/^multipart\//i.test(request.headers['content-type'] ?? '')) return;
     const declared = request.headers['content-length'];
     if (declared === undefined) throw new ApiError(411, 'A multipart body needs a Content-Length header');
-    if (Number(declared) > bodyLimit) throw new ApiError(413, 'Request body is too large');
+    if (Number(declared) > request.routeOptions.bodyLimit)
+      throw new ApiError(413, 'Request body is too large');
   });
 }
 
+function isObjectSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && 'type' in schema && schema.type === 'object';
+}
+
 function bodyError(error: unknown): ApiError {
+  if (error instanceof TooManyJsonValuesError) {
+    return new ApiError(413, `A JSON body may hold at most ${REQUEST_MAX_JSON_VALUES} values`);
+  }
   if (error instanceof DuplicateKeyError) {
     const field = /^[A-Za-z0-9_.-]{1,64}$/.test(error.key) ? error.key : 'body';
     return invalidField(field, `The ${field} field is given more than once.`);

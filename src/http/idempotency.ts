@@ -1,9 +1,10 @@
 import { KindGuard, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import type { SendAttempt } from '../chains/ports.ts';
 import { ApiError } from '../errors.ts';
 import { type Claim, IdempotencyKeys, LEASE_MS, type StoredAnswer } from '../services/idempotency-keys.ts';
-import type { SendAttempt } from '../services/send-pipeline.ts';
+import { NOT_SENT_MESSAGE, NOT_SENT_STATUS } from '../services/send-settler.ts';
 import { canonicalRequest } from './request-fingerprint.ts';
 import { errorResponse } from './route-schema.ts';
 
@@ -12,6 +13,10 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 export const KEY_IN_PROGRESS = 'A request with this Idempotency-Key is in progress';
 export const KEY_OUTCOME_UNKNOWN =
   'The request with this Idempotency-Key was cut short after its transaction went to the node, and its outcome is unknown: look for it in the history or on chain before sending again with a new key';
+export const KEY_UNSETTLED =
+  'The request with this Idempotency-Key was cut short after its transaction was signed, and the gateway is asking the chain how it ended: ask again after Retry-After';
+/** Seconds to wait for the settler, which looks at unsettled sends every 5 s. */
+const UNSETTLED_RETRY_AFTER = '5';
 export const KEY_OTHER_REQUEST = 'This Idempotency-Key was used with another request';
 /** 1 to 255 visible ASCII characters, as Stripe and the IETF draft allow. */
 const KEY_FORM = /^[\x21-\x7e]{1,255}$/;
@@ -58,8 +63,11 @@ const HEADER_DOC = Type.String({
     'Optional, 1 to 255 visible ASCII characters, your own per request (a UUID). The same key with the same request answers the first answer again (with `Idempotent-Replayed: true`) and never sends twice; with another request it answers 422; while the first still runs, 409 with `Retry-After`. Keys are per user and kept IDEMPOTENCY_KEY_HOURS (24 h).',
 });
 
+const NOT_SENT_DOC =
+  'Only for a send, answered again for its Idempotency-Key: its request was cut short by a restart after its transaction was signed, and the transaction never reached the chain (the gateway settled it from the chain); nothing was spent';
+
 const IN_PROGRESS_DOC =
-  'A request with the same Idempotency-Key is still running (`Retry-After` says when to ask again), or was cut short by a restart after its transaction went to the node and its outcome is unknown';
+  'A request with the same Idempotency-Key is still running, or was cut short by a restart and its send is being settled from the chain (`Retry-After` says when to ask again), or was cut short after it started sending and before its transaction was signed, and its outcome is unknown';
 
 /**
  * Marks and documents, as routes are added, the ones that take the header: the header beside X-Network
@@ -80,6 +88,13 @@ export function documentIdempotencyKeys(app: FastifyInstance): void {
     if (typeof response === 'object' && response !== null && !(409 in response)) {
       Object.assign(response, {
         409: errorResponse(409, IN_PROGRESS_DOC, undefined, { exampleMessage: KEY_IN_PROGRESS }),
+      });
+    }
+    if (typeof response === 'object' && response !== null && !(NOT_SENT_STATUS in response)) {
+      Object.assign(response, {
+        [NOT_SENT_STATUS]: errorResponse(NOT_SENT_STATUS, NOT_SENT_DOC, undefined, {
+          exampleMessage: NOT_SENT_MESSAGE,
+        }),
       });
     }
   });
@@ -125,6 +140,8 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
         ]);
       case 'in-progress':
         throw new ApiError(409, KEY_IN_PROGRESS, [], { 'Retry-After': '1' });
+      case 'unsettled':
+        throw new ApiError(409, KEY_UNSETTLED, [], { 'Retry-After': UNSETTLED_RETRY_AFTER });
       case 'outcome-unknown':
         throw new ApiError(409, KEY_OUTCOME_UNKNOWN);
     }

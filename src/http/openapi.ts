@@ -2,16 +2,20 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../package.json' with { type: 'json' };
-import { SERVED_CHAINS } from '../chains/families.ts';
+import { servedChains } from '../chains/families.ts';
 import { documentBodyStatuses } from './route-schema.ts';
 
 /** The Chaingateway API version whose requests and answers this gateway reproduces. */
 export const CHAINGATEWAY_VERSION = '2.1';
 
-export const API_DESCRIPTION = `Switchyard is a self-hosted multi-chain blockchain gateway. Its REST API is compatible with
+/** The document's description; worked out when the document is built, as the chains served are. */
+export const apiDescription =
+  () => `Switchyard is a self-hosted multi-chain blockchain gateway. Its REST API is compatible with
 **Chaingateway ${CHAINGATEWAY_VERSION}**; this document describes Switchyard ${packageJson.version}.
 
-Chains served by this build: ${SERVED_CHAINS.map((chain) => `\`${chain}\``).join(', ')}. Any other chain in a path
+Chains served by this gateway: ${servedChains()
+    .map((chain) => `\`${chain}\``)
+    .join(', ')}. Any other chain in a path
 answers 404 \`Unsupported blockchain\`.
 
 - Every \`/api/v2/...\` path also answers under \`/v2/...\`.
@@ -35,7 +39,7 @@ errors: [{field, message}]}\` on failure, with \`status\` equal to the HTTP stat
 | status | when |
 |---|---|
 | 400 | a body that does not parse |
-| 401 | missing or unknown token (\`Unauthenticated.\`), or a wrong wallet password |
+| 401 | missing or unknown token (\`Unauthenticated.\`), or a wrong wallet password (a Tron send or staking call answers that 422 \`Validate signature error: …\`, as Chaingateway documents) |
 | 402 | the account's plan has lapsed |
 | 403 | a session's change without its CSRF token, a route only a session may call, or sign-up is closed |
 | 404 | unknown path, unknown chain (\`Unsupported blockchain\`), or the named thing does not exist |
@@ -43,18 +47,18 @@ errors: [{field, message}]}\` on failure, with \`status\` equal to the HTTP stat
 | 409 | a request with the same \`Idempotency-Key\` is still running (\`Retry-After\`), or its outcome is unknown after a restart |
 | 411 | a body without a length |
 | 413 | body over the size limit |
-| 415 | a body that is not JSON, form-urlencoded or multipart |
+| 415 | a body that is not JSON, form-urlencoded or multipart; on sign-in and sign-up, one that is not JSON |
 | 422 | \`Data validation failed\`, one item per field in \`errors\`; a full quota; or a refusal by the chain |
-| 429 | over the plan's rate limit for this token, request quota exhausted, or too many wrong passwords (\`Retry-After\`) |
+| 429 | over the plan's rate limit for this token, request quota exhausted, too many wrong passwords, too many sign-ins or sign-ups from one address, or too many key operations waiting (\`Retry-After\`) |
 | 502, 503 | the chain's node refused the request, or none is reachable |`;
 
 /** `info.version` is this package's; the compatible Chaingateway version is an extension of its own. */
-const DOCUMENT_INFO = {
+const documentInfo = () => ({
   title: 'Switchyard API',
   version: packageJson.version,
-  description: API_DESCRIPTION,
+  description: apiDescription(),
   'x-chaingateway-version': CHAINGATEWAY_VERSION,
-};
+});
 
 /** Where Swagger UI serves the reference; its files come from the installed package, never a CDN. */
 export const DOCS_PREFIX = '/docs';
@@ -68,7 +72,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: DOCUMENT_INFO,
+      info: documentInfo(),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (`swy_...`)' },

@@ -1,5 +1,4 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Page } from '../services/transaction-log.ts';
 import type { StatusReply } from './envelope.ts';
 
@@ -25,13 +24,13 @@ export function PaginatedEnvelope<T extends TSchema>(item: T) {
     message: Type.String(),
     current_page: Type.Integer(),
     data: Type.Array(item),
-    first_page_url: Type.String(),
+    first_page_url: Type.String({ description: 'Relative to this server: the path and `?page=1`' }),
     from: NullableInt,
     last_page: Type.Integer(),
     last_page_url: Type.String(),
     links: Type.Array(Link),
     next_page_url: NullableUrl,
-    path: Type.String(),
+    path: Type.String({ description: "The list's path on this server" }),
     per_page: Type.Integer(),
     prev_page_url: NullableUrl,
     to: NullableInt,
@@ -39,13 +38,12 @@ export function PaginatedEnvelope<T extends TSchema>(item: T) {
   });
 }
 
-export function sendPage<T>(
-  request: Pick<FastifyRequest, 'protocol' | 'host' | 'url'>,
-  reply: StatusReply,
-  page: Page<T>,
-  message: string,
-) {
-  const path = `${request.protocol}://${request.host}${request.url.split('?')[0]}`;
+/**
+ * One page in Laravel's shape. The page URLs are relative to the server (`/api/v2/tron/transactions?page=2`):
+ * built from the route's canonical `path`, never from the request's Host header or URL, which the client
+ * writes (a hostile Host would otherwise become a link the answer hands out).
+ */
+export function sendPage<T>(path: string, reply: StatusReply, page: Page<T>, message: string) {
   const url = (n: number) => `${path}?page=${n}`;
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage));
   const from = page.items.length === 0 ? null : (page.page - 1) * page.perPage + 1;

@@ -4,7 +4,7 @@ import type { Reservation } from '../accounts/quotas.ts';
 import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, WrongPasswordAnswer } from '../errors.ts';
 import { type AuthenticatedBy, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
 
@@ -18,6 +18,8 @@ declare module 'fastify' {
     /** The caller; set on every route that is not public. */
     userId: string;
     quotaReservation: Reservation | null;
+    /** The answer was a wrong wallet password (401, or Tron's 422 on a send): its quota unit is kept. */
+    passwordGuessed: boolean;
     /** How the caller signed in: an API token or the dashboard's session. */
     authenticatedBy: AuthenticatedBy | null;
   }
@@ -36,12 +38,14 @@ declare module 'fastify' {
  * session with its CSRF token on a change (401, 403), the plan's rate for that token (429 with
  * Retry-After; before the quota, so a refused request uses none), a plan that still gives access (402) and
  * one unit of the request quota (429). The unit is given back when the answer is not a success, except a
- * wrong password (401) or a throttled attempt (429): guessing costs quota.
+ * wrong password (401, or Tron's 422 `Validate signature error` on a send) or a throttled attempt (429):
+ * guessing costs quota.
  */
 export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('userId', '');
   app.decorateRequest('quotaReservation', null);
+  app.decorateRequest('passwordGuessed', false);
   app.decorateRequest('authenticatedBy', null);
   const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
@@ -49,7 +53,9 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     // Health, the document and its reference page read neither the network nor a token.
     if (request.routeOptions.config.public) return;
     request.network = networkOf(request);
-    const chain = (request.params as Record<string, unknown> | undefined)?.['chain'];
+    const { params } = request;
+    const chain =
+      typeof params === 'object' && params !== null && 'chain' in params ? params.chain : undefined;
     if (typeof chain === 'string' && !ctx.registry.supports(chain))
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
     // Unknown paths have no route config: they answer 404/405 without asking for a token.
@@ -67,9 +73,14 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     request.quotaReservation = await ctx.quotas.reserve(userId, 'requests', plan);
   });
 
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof WrongPasswordAnswer) request.passwordGuessed = true;
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const status = reply.statusCode;
-    if (request.quotaReservation !== null && status >= 400 && status !== 401 && status !== 429) {
+    const guessed = request.passwordGuessed || status === 401 || status === 429;
+    if (request.quotaReservation !== null && status >= 400 && !guessed) {
       await ctx.quotas.release(request.quotaReservation);
     }
   });

@@ -60,7 +60,10 @@ const ERRORS: Record<
     description: 'The chain is not served (`Unsupported blockchain`), or what the path names does not exist',
     message: 'Unsupported blockchain',
   },
-  413: { description: 'The body is over the size limit', message: 'Request body is too large' },
+  413: {
+    description: "The body is over the route's size limit, or a JSON body holds more than 4,096 values",
+    message: 'Request body is too large',
+  },
   415: {
     description: 'The body is neither JSON, form-urlencoded nor multipart/form-data',
     message: 'Unsupported content type: send application/json, form-urlencoded or multipart/form-data',

@@ -6,22 +6,13 @@
 import type { NodeClient } from '../chains/node-client.ts';
 import { type Decimal, divide, multiply, ONE, ratioToPercentChange, requireDecimal } from './decimal.ts';
 import { type PriceHttpOptions, priceHttpClient } from './http-client.ts';
-import type { PriceSymbol } from './symbols.ts';
+import { type PriceSymbol, pricedCoin } from './symbols.ts';
 import { type PriceProvider, PriceProviderResponseError, type Quote } from './types.ts';
 
 export const BINANCE_PUBLIC_URL = 'https://api.binance.com';
 
-/** The USDT pair of every symbol except USDT itself (all listed on Binance spot). */
-export const BINANCE_PAIRS: Readonly<Partial<Record<PriceSymbol, string>>> = {
-  BTC: 'BTCUSDT',
-  ETH: 'ETHUSDT',
-  TRX: 'TRXUSDT',
-  SOL: 'SOLUSDT',
-  BNB: 'BNBUSDT',
-  POL: 'POLUSDT',
-  USDC: 'USDCUSDT',
-};
-
+/** The asset every pair is quoted in, taken as the US dollar (and itself priced at exactly 1). */
+const QUOTE_ASSET = 'USDT';
 const EUR_PAIR = 'EURUSDT';
 const NAME = 'binance';
 
@@ -53,7 +44,7 @@ export class BinanceProvider implements PriceProvider {
   async quote(symbols: readonly PriceSymbol[], currency: string): Promise<Quote[]> {
     if (!this.currencies.has(currency) || symbols.length === 0) return [];
     // One unknown pair fails the whole request (-1121 Invalid symbol), so only listed pairs are asked.
-    const pairs = symbols.flatMap((symbol) => BINANCE_PAIRS[symbol] ?? []);
+    const pairs = symbols.flatMap((symbol) => pricedCoin(symbol).binancePair ?? []);
     if (currency === 'eur') pairs.push(EUR_PAIR);
     const tickers =
       pairs.length === 0
@@ -113,9 +104,10 @@ export function binanceQuotes(
   if (currency === 'eur' && !eur) return [];
   const quotes: Quote[] = [];
   for (const symbol of symbols) {
-    const pair = BINANCE_PAIRS[symbol];
+    const pair = pricedCoin(symbol).binancePair;
     const ticker = pair === undefined ? undefined : tickers.get(pair);
-    if (pair !== undefined && !ticker) continue;
+    // A coin without a pair is priced only when it is the quote asset itself.
+    if (ticker === undefined && symbol !== QUOTE_ASSET) continue;
     // USDT against USD: by definition here, 1 at all times.
     const last = ticker?.lastPrice ?? ONE;
     const open = ticker?.openPrice ?? ONE;

@@ -1,17 +1,20 @@
 /**
- * On-chain Chainlink price feeds (AggregatorV3Interface), read with `eth_call` through the EVM adapter
- * of the feed's chain and network, so the node's timeouts, retries and failover apply. Answers are
+ * On-chain Chainlink price feeds (AggregatorV3Interface), read with `eth_call` through the adapter of
+ * the feed's chain and network (its family's `callContract`), so the node's timeouts, retries and
+ * failover apply. Answers are
  * integers with the feed's decimals: exact. A round older than the feed's threshold is flagged stale.
  */
 import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
-import type { EvmAdapter } from '../chains/evm/adapter.ts';
+import { familyOf } from '../chains/families.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
-import { type ChainlinkFeed, normalizeFeeds } from './chainlink-feeds.ts';
+import { ConfigError } from '../config/error.ts';
+import { type ChainlinkFeed, feedKeyError, feedPair } from './chainlink-feeds.ts';
+import { parseChainlinkFeeds } from './config.ts';
 import { type Decimal, divide, fromUnits } from './decimal.ts';
-import { canonicalSymbol, type PriceSymbol } from './symbols.ts';
+import { canonicalSymbol, FIAT_CURRENCIES, type PriceSymbol } from './symbols.ts';
 import { type PriceProvider, PriceProviderResponseError, type Quote } from './types.ts';
 
-export { type ChainlinkFeed, normalizeFeeds };
+export type { ChainlinkFeed };
 
 export const AGGREGATOR_V3_ABI = parseAbi([
   'function decimals() view returns (uint8)',
@@ -29,7 +32,7 @@ export interface FeedRound {
   stale: boolean;
 }
 
-/** Reads one feed; the provider's default reads it through the registry's EVM adapter. */
+/** Reads one feed; the provider's default reads it through the registry's adapter of its chain. */
 export type FeedReader = (
   feed: ChainlinkFeed,
 ) => Promise<{ answer: bigint; decimals: number; updatedAt: bigint }>;
@@ -130,9 +133,16 @@ export class ChainlinkProvider implements PriceProvider {
 export function registryFeedReader(registry: Pick<ChainRegistry, 'get'>): FeedReader {
   const decimals = new Map<string, Promise<number>>();
   const call = async (feed: ChainlinkFeed, functionName: 'decimals' | 'latestRoundData') => {
-    const adapter = registry.get<EvmAdapter>(feed.chain, feed.network);
+    const adapter = registry.get(feed.chain, feed.network);
+    const callContract = familyOf(adapter.chain)?.callContract;
+    if (callContract === undefined) {
+      throw new PriceProviderResponseError(
+        NAME,
+        `feed ${feed.address} on ${feed.chain}: the chain has no contracts`,
+      );
+    }
     const data = encodeFunctionData({ abi: AGGREGATOR_V3_ABI, functionName });
-    const raw = await adapter.rpc.request<Hex>('eth_call', [{ to: feed.address, data }, 'latest']);
+    const raw: Hex = await callContract(adapter, { to: feed.address, data });
     try {
       return decodeFunctionResult({ abi: AGGREGATOR_V3_ABI, functionName, data: raw });
     } catch (error) {
@@ -154,4 +164,36 @@ export function registryFeedReader(registry: Pick<ChainRegistry, 'get'>): FeedRe
     const [, answer, , updatedAt] = round as readonly [bigint, bigint, bigint, bigint, bigint];
     return { answer, decimals: places, updatedAt };
   };
+}
+
+/**
+ * "btc" -> "BTC/USD", "matic/usd" -> "POL/USD", "eur/usd" -> "EUR/USD"; rejects a pair whose first half is
+ * neither a priced coin nor a fiat currency, and what cannot be a pair.
+ */
+export function normalizeFeeds(feeds: Record<string, ChainlinkFeed>): Map<string, ChainlinkFeed> {
+  const normalized = new Map<string, ChainlinkFeed>();
+  for (const [key, feed] of Object.entries(feeds)) {
+    const [base, quote] = feedPair(key, feed);
+    const symbol = canonicalSymbol(base);
+    if (symbol === null && !FIAT_CURRENCIES.has(base.toLowerCase())) throw feedKeyError(key);
+    normalized.set(`${symbol ?? base}/${quote}`, feed);
+  }
+  return normalized;
+}
+
+/**
+ * `CHAINLINK_FEEDS` read (prices/config.ts) and checked against the priced coins, which only the families
+ * know: a feed of a coin the gateway does not price is refused at start, naming the variable.
+ */
+export function readChainlinkFeeds(
+  raw: string | undefined,
+  variable = 'CHAINLINK_FEEDS',
+): Record<string, ChainlinkFeed> {
+  const feeds = parseChainlinkFeeds(raw, variable);
+  try {
+    normalizeFeeds(feeds);
+  } catch (error) {
+    throw new ConfigError(variable, (error as Error).message);
+  }
+  return feeds;
 }

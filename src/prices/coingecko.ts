@@ -8,23 +8,11 @@ import type { NodeClient } from '../chains/node-client.ts';
 import { parseJsonNumbersAsText } from '../json/lossless-parse.ts';
 import { type Decimal, isPositive, parseDecimal } from './decimal.ts';
 import { type PriceHttpOptions, priceHttpClient } from './http-client.ts';
-import type { PriceSymbol } from './symbols.ts';
+import { type PriceSymbol, pricedCoin } from './symbols.ts';
 import { type PricePoint, type PriceProvider, PriceProviderResponseError, type Quote } from './types.ts';
 
 export const COINGECKO_PUBLIC_URL = 'https://api.coingecko.com/api/v3';
 export const COINGECKO_PRO_URL = 'https://pro-api.coingecko.com/api/v3';
-
-/** CoinGecko's coin ids (https://api.coingecko.com/api/v3/coins/list). */
-export const COINGECKO_IDS: Readonly<Record<PriceSymbol, string>> = {
-  BTC: 'bitcoin',
-  ETH: 'ethereum',
-  TRX: 'tron',
-  SOL: 'solana',
-  BNB: 'binancecoin',
-  POL: 'polygon-ecosystem-token',
-  USDT: 'tether',
-  USDC: 'usd-coin',
-};
 
 export interface CoinGeckoOptions extends PriceHttpOptions {
   /** Default: the public API, or the pro API when `apiKeyKind` is 'pro'. */
@@ -54,7 +42,7 @@ export class CoinGeckoProvider implements PriceProvider {
   async quote(symbols: readonly PriceSymbol[], currency: string): Promise<Quote[]> {
     if (symbols.length === 0) return [];
     const query = new URLSearchParams({
-      ids: symbols.map((symbol) => COINGECKO_IDS[symbol]).join(','),
+      ids: symbols.map(coingeckoId).join(','),
       vs_currencies: currency,
       include_24hr_change: 'true',
       include_last_updated_at: 'true',
@@ -66,7 +54,7 @@ export class CoinGeckoProvider implements PriceProvider {
 
   async history(symbol: PriceSymbol, currency: string, days: number): Promise<PricePoint[]> {
     const query = new URLSearchParams({ vs_currency: currency, days: String(days), precision: 'full' });
-    const text = await this.#client.getText(`/coins/${COINGECKO_IDS[symbol]}/market_chart?${query}`);
+    const text = await this.#client.getText(`/coins/${coingeckoId(symbol)}/market_chart?${query}`);
     return parseCoinGeckoMarketChart(readJson(text));
   }
 
@@ -89,7 +77,7 @@ export function parseCoinGeckoSimplePrice(
   if (!isRecord(body)) throw new PriceProviderResponseError(NAME, 'simple/price answer is not an object');
   const quotes: Quote[] = [];
   for (const symbol of symbols) {
-    const entry = body[COINGECKO_IDS[symbol]];
+    const entry = body[coingeckoId(symbol)];
     if (!isRecord(entry)) continue;
     const price = decimalField(entry[currency]);
     if (price === null || !isPositive(price)) continue;
@@ -124,6 +112,11 @@ export function parseCoinGeckoMarketChart(body: unknown): PricePoint[] {
     points.push({ time: new Date(Number(time.units)), price });
   }
   return points;
+}
+
+/** CoinGecko's id of the coin (https://api.coingecko.com/api/v3/coins/list), as the coin declares it. */
+function coingeckoId(symbol: PriceSymbol): string {
+  return pricedCoin(symbol).coingeckoId;
 }
 
 function readJson(text: string): unknown {

@@ -5,7 +5,7 @@
 
 import { NETWORKS, type Network } from '../chains/types.ts';
 import { ConfigError } from '../config/error.ts';
-import { type ChainlinkFeed, normalizeFeeds } from './chainlink-feeds.ts';
+import { type ChainlinkFeed, feedPair } from './chainlink-feeds.ts';
 import { PRICE_PROVIDER_NAMES } from './provider-names.ts';
 
 /** "coingecko, binance,chainlink" -> ['coingecko', 'binance', 'chainlink']; empty or absent: `fallback`. */
@@ -68,7 +68,7 @@ export function parseChainlinkFeeds(
     };
   }
   try {
-    normalizeFeeds(feeds);
+    for (const [pair, feed] of Object.entries(feeds)) feedPair(pair, feed);
   } catch (error) {
     throw new ConfigError(variable, (error as Error).message);
   }

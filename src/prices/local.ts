@@ -1,40 +1,15 @@
 /**
  * A deterministic offline provider for the sandbox and tests: fixed, realistic USD prices that drift
- * by at most 1 % (stablecoins 0.05 %) along a slow triangle wave of the minute, so prices move, the
- * 24h change is not always zero, and the same instant always gives the same price.
+ * along a slow triangle wave of the minute (each coin's `local` data: 1 % for most, 0.05 % for
+ * stablecoins), so prices move, the 24h change is not always zero, and the same instant always gives
+ * the same price.
  */
 import { type Decimal, divide, multiply, parseDecimal, ratioToPercentChange } from './decimal.ts';
-import { PRICE_SYMBOLS, type PriceSymbol } from './symbols.ts';
+import { type PriceSymbol, pricedCoin } from './symbols.ts';
 import type { PricePoint, PriceProvider, Quote } from './types.ts';
-
-const BASE_USD: Readonly<Record<PriceSymbol, string>> = {
-  BTC: '67000',
-  ETH: '3500',
-  TRX: '0.12',
-  SOL: '150',
-  BNB: '580',
-  POL: '0.55',
-  USDT: '1',
-  USDC: '1',
-};
 
 /** Units of the currency per US dollar. */
 const FX_PER_USD: Readonly<Record<string, string>> = { usd: '1', eur: '0.92', gbp: '0.79' };
-
-/** Largest drift in basis points. */
-const AMPLITUDE_BP: Readonly<Record<PriceSymbol, number>> = {
-  BTC: 100,
-  ETH: 100,
-  TRX: 100,
-  SOL: 100,
-  BNB: 100,
-  POL: 100,
-  USDT: 5,
-  USDC: 5,
-};
-
-/** Wave periods in minutes, none dividing a day, so the 24h change varies. */
-const PERIOD_MINUTES = [397, 461, 523, 587, 641, 709, 773, 839];
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -83,13 +58,12 @@ export class LocalPriceProvider implements PriceProvider {
 
 /** The local price of `symbol` in `currency` during minute `minute` since the epoch. */
 export function localPrice(symbol: PriceSymbol, currency: string, minute: number): Decimal {
-  const period = PERIOD_MINUTES[PRICE_SYMBOLS.indexOf(symbol)]!;
-  const amplitude = AMPLITUDE_BP[symbol];
+  const { usd: base, driftBp: amplitude, periodMinutes: period } = pricedCoin(symbol).local;
   const t = ((minute % period) + period) % period;
   const triangle = t < period / 2 ? t : period - t; // 0 .. period/2
   const driftBp = Math.floor((triangle * 4 * amplitude) / period) - amplitude;
   const factor: Decimal = { units: BigInt(10_000 + driftBp), scale: 4 };
-  const usd = multiply(decimalOf(BASE_USD[symbol]), factor);
+  const usd = multiply(decimalOf(base), factor);
   return multiply(usd, decimalOf(FX_PER_USD[currency] ?? '1'));
 }
 

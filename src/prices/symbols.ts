@@ -1,85 +1,58 @@
 /**
- * What the price API knows: the coins and tokens it prices, their aliases, and the fiat currencies
- * prices may be asked in. Provider-specific ids (CoinGecko ids, Binance pairs) live with each provider.
+ * What the price API knows: the coins it prices (each family's own, `FamilyModule.priceCoins`, and the
+ * common stablecoins), their aliases, and the fiat currencies prices may be asked in. How each provider
+ * names a coin is the coin's data (`PricedCoin`).
  */
+import { FAMILIES } from '../chains/families.ts';
+import type { PricedCoin } from '../chains/family.ts';
 import { ApiError, invalidField } from '../errors.ts';
+import { FIAT_CURRENCIES } from './fiat-currencies.ts';
+import { STABLECOINS } from './stablecoins.ts';
 
-/** Every supported chain's native coin and the common stablecoins. */
-export const PRICE_SYMBOLS = ['BTC', 'ETH', 'TRX', 'SOL', 'BNB', 'POL', 'USDT', 'USDC'] as const;
-export type PriceSymbol = (typeof PRICE_SYMBOLS)[number];
+export { FIAT_CURRENCIES } from './fiat-currencies.ts';
 
-/** Old tickers still in use: Polygon renamed MATIC to POL in September 2024. */
-const ALIASES: Readonly<Record<string, PriceSymbol>> = { MATIC: 'POL' };
+/** A coin's canonical ticker, upper case: what `canonicalSymbol` answers for any spelling or alias. */
+export type PriceSymbol = string;
 
-/**
- * Fiat currencies a price may be asked in: CoinGecko's fiat vs_currencies. Whether one is actually
- * offered depends on the configured providers (each declares its own).
- */
-export const FIAT_CURRENCIES: ReadonlySet<string> = new Set([
-  'usd',
-  'eur',
-  'gbp',
-  'jpy',
-  'chf',
-  'cad',
-  'aud',
-  'nzd',
-  'cny',
-  'hkd',
-  'sgd',
-  'krw',
-  'inr',
-  'idr',
-  'myr',
-  'php',
-  'thb',
-  'twd',
-  'vnd',
-  'pkr',
-  'bdt',
-  'lkr',
-  'mmk',
-  'aed',
-  'sar',
-  'bhd',
-  'kwd',
-  'ils',
-  'try',
-  'rub',
-  'uah',
-  'gel',
-  'pln',
-  'czk',
-  'huf',
-  'sek',
-  'nok',
-  'dkk',
-  'brl',
-  'mxn',
-  'ars',
-  'clp',
-  'zar',
-  'ngn',
-]);
+/** Every coin the API prices, once each, in the order its lists answer in. */
+const COINS: ReadonlyMap<PriceSymbol, PricedCoin> = new Map(
+  [...FAMILIES.flatMap((family) => family.priceCoins), ...STABLECOINS]
+    .sort((a, b) => a.order - b.order)
+    .map((coin) => [coin.symbol, coin]),
+);
+
+/** Every priced coin's symbol: the families' coins and the stablecoins. */
+export const PRICE_SYMBOLS: readonly PriceSymbol[] = [...COINS.keys()];
+
+/** Old tickers still in use, to the symbol they now are (Polygon renamed MATIC to POL in September 2024). */
+export const SYMBOL_ALIASES: ReadonlyMap<string, PriceSymbol> = new Map(
+  [...COINS.values()].flatMap((coin) => (coin.aliases ?? []).map((alias) => [alias, coin.symbol] as const)),
+);
+
+/** The coin of a known symbol, with its ids at each price source. @throws TypeError for another symbol. */
+export function pricedCoin(symbol: PriceSymbol): PricedCoin {
+  const coin = COINS.get(symbol);
+  if (coin === undefined) throw new TypeError(`${symbol} is not a priced coin`);
+  return coin;
+}
 
 /** A quote's currency: a fiat code (lower case) or a known symbol, priced as a cross rate through USD. */
 export type QuoteCurrency = { kind: 'fiat'; code: string } | { kind: 'coin'; symbol: PriceSymbol };
 
-export function isPriceSymbol(value: string): value is PriceSymbol {
-  return (PRICE_SYMBOLS as readonly string[]).includes(value);
-}
-
 /** Canonical symbol for any case and alias, or null. */
 export function canonicalSymbol(text: string): PriceSymbol | null {
   const upper = text.trim().toUpperCase();
-  if (isPriceSymbol(upper)) return upper;
-  return ALIASES[upper] ?? null;
+  if (COINS.has(upper)) return upper;
+  return SYMBOL_ALIASES.get(upper) ?? null;
 }
 
-/** @throws ApiError 404 `Unknown symbol X`. */
+/** Never quotes what was asked: the symbol is the client's text, and a message is no place to echo it. */
+const UNKNOWN_SYMBOL = 'Unknown symbol';
+
+/** @throws ApiError 404 `Unknown symbol`. */
 export function resolveSymbol(text: string): PriceSymbol {
   const symbol = canonicalSymbol(text);
-  if (symbol === null) throw new ApiError(404, `Unknown symbol ${text.trim().toUpperCase()}`);
+  if (symbol === null) throw new ApiError(404, UNKNOWN_SYMBOL);
   return symbol;
 }
 
@@ -91,10 +64,6 @@ export function resolveSymbolList(text: string | undefined): PriceSymbol[] {
     .filter((part) => part !== '');
   if (parts.length === 0) return [...PRICE_SYMBOLS];
   return [...new Set(parts.map(resolveSymbol))];
-}
-
-export function isFiat(code: string): boolean {
-  return FIAT_CURRENCIES.has(code.toLowerCase());
 }
 
 /** @throws ApiError 422 on the `field` when the text is neither a fiat code nor a known symbol. */
@@ -109,11 +78,11 @@ export function resolveCurrency(text: string, field = 'currency'): QuoteCurrency
   );
 }
 
-/** A convert side: a known symbol, or a fiat code. @throws ApiError 404 `Unknown symbol X`. */
+/** A convert side: a known symbol, or a fiat code. @throws ApiError 404 `Unknown symbol`. */
 export function resolveAsset(text: string): QuoteCurrency {
   const symbol = canonicalSymbol(text);
   if (symbol !== null) return { kind: 'coin', symbol };
   const lower = text.trim().toLowerCase();
   if (FIAT_CURRENCIES.has(lower)) return { kind: 'fiat', code: lower };
-  throw new ApiError(404, `Unknown symbol ${text.trim().toUpperCase()}`);
+  throw new ApiError(404, UNKNOWN_SYMBOL);
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context.ts';
-import { CHAIN_FAMILIES, familySettings } from '../chains/families.ts';
+import { chainFamilies, familySettings } from '../chains/families.ts';
+import { FaucetDirectory } from '../chains/faucets.ts';
 import { checkNodes } from '../chains/network-check.ts';
 import type { DevnetSettings, DevnetTokens, RunningDevnet } from '../chains/sandbox-devnet.ts';
 import { NETWORKS } from '../chains/types.ts';
@@ -13,7 +14,6 @@ import { startMetricsServer } from '../http/metrics-server.ts';
 import { DASHBOARD_PATH } from '../http/routes/dashboard.ts';
 import { createLogger } from '../logger.ts';
 import { startBackgroundRoles, stopRolesForShutdown } from '../roles.ts';
-import { FaucetDirectory } from '../services/faucets.ts';
 import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
 import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
 import { devnetStarters } from './devnets.ts';
@@ -144,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const metrics =
     config.metrics && (await startMetricsServer(ctx.metrics, config.metrics.host, config.metrics.port));
   // In the background: a node that is slow to answer must not hold up the start.
-  void checkNodes(ctx.registry, CHAIN_FAMILIES, ctx.config, ctx.logger, ctx.troubleLog);
+  void checkNodes(ctx.registry, chainFamilies(), ctx.config, ctx.logger, ctx.troubleLog);
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
   const demo = await demoUser(ctx);

@@ -1,9 +1,10 @@
 import type { FamilyModule } from '../chains/family.ts';
+import type { CustodyPort } from '../chains/ports.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainKeyPair, ChainName, Network } from '../chains/types.ts';
 import type { Env } from '../config/setting.ts';
 import type { AddressKeys, StoredAddress } from '../custody/address-keys.ts';
-import { WrongPasswordError } from '../custody/key-vault.ts';
+import { wrongPasswordIs401 } from '../custody/wrong-password.ts';
 import { ApiError } from '../errors.ts';
 
 export interface AddressCustodyDeps {
@@ -27,7 +28,7 @@ export interface CustodyTarget {
  * place a wrong password becomes the API's 401 `Wrong password provided`; the answers' shapes are the
  * family's (`FamilyModule.custody`).
  */
-export class AddressCustody {
+export class AddressCustody implements CustodyPort {
   constructor(private readonly deps: AddressCustodyDeps) {}
 
   /** A new key pair; kept sealed with a password, only returned without one. */
@@ -74,14 +75,5 @@ export class AddressCustody {
     const family = this.deps.familyOf(target.chain);
     if (family === undefined) throw new ApiError(404, 'Unsupported blockchain');
     return { ...target, codec: family.keys(target.network, this.deps.settings) };
-  }
-}
-
-/** A wrong wallet password is the API's 401; anything else passes through. */
-export async function wrongPasswordIs401<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof WrongPasswordError ? new ApiError(401, 'Wrong password provided') : error;
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Database, IdempotencyKeysTable } from '../store/schema.ts';
 
@@ -39,7 +39,12 @@ export type ClaimResult =
   | { kind: 'other-request' }
   /** Another request holds the key and is running. */
   | { kind: 'in-progress' }
-  /** The key's request was cut short after its transaction went to the node, and left no trace in the history. */
+  /**
+   * The key's request was cut short after its transaction was signed, and its history row has no answer
+   * yet: the settler (send-settler.ts) is asking the chain.
+   */
+  | { kind: 'unsettled' }
+  /** The key's request was cut short after it started sending, and left no trace in the history. */
   | { kind: 'outcome-unknown' };
 
 /** The answer rebuilt from the history for a send whose request was cut short once the node had it. */
@@ -113,48 +118,27 @@ export class IdempotencyKeys {
   }
 
   /** Keeps the key while the request runs; false once another request has taken it over. */
-  async renew(claim: Claim): Promise<boolean> {
-    const result = await this.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: this.at(LEASE_MS) })
-      .where('id', '=', claim.id)
-      .where('lease_token', '=', claim.token)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  renew(claim: Claim): Promise<boolean> {
+    return this.updateHeld(claim, { locked_until: this.at(LEASE_MS) });
   }
 
   /**
    * Marks the moment a transaction goes to the node: from then on no other request may take the key over.
    * False when one already has (this request's lease lapsed), and then this one must not send.
    */
-  async startSend(claim: Claim): Promise<boolean> {
-    const result = await this.db
-      .updateTable('idempotency_keys')
-      .set({ send_started_at: this.at(0), locked_until: this.at(LEASE_MS) })
-      .where('id', '=', claim.id)
-      .where('lease_token', '=', claim.token)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  startSend(claim: Claim): Promise<boolean> {
+    return this.updateHeld(claim, { send_started_at: this.at(0), locked_until: this.at(LEASE_MS) });
   }
 
   /** Stores the answer, sealed; false when this request no longer holds the key. */
-  async finish(claim: Claim, answer: StoredAnswer): Promise<boolean> {
-    const result = await this.db
-      .updateTable('idempotency_keys')
-      .set({
-        state: 'done',
-        response_status: answer.status,
-        response_sealed: this.masterKey.seal(answer.body, sealContext(claim.id)),
-        lease_token: null,
-        locked_until: null,
-      })
-      .where('id', '=', claim.id)
-      .where('lease_token', '=', claim.token)
-      .where('state', '=', 'running')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+  finish(claim: Claim, answer: StoredAnswer): Promise<boolean> {
+    return this.updateHeld(claim, {
+      state: 'done',
+      response_status: answer.status,
+      response_sealed: this.masterKey.seal(answer.body, sealContext(claim.id)),
+      lease_token: null,
+      locked_until: null,
+    });
   }
 
   /**
@@ -163,13 +147,7 @@ export class IdempotencyKeys {
    * is answered from the history at once (or told the outcome is unknown), as after a crash.
    */
   async abandon(claim: Claim): Promise<void> {
-    await this.db
-      .updateTable('idempotency_keys')
-      .set({ lease_token: null, locked_until: null })
-      .where('id', '=', claim.id)
-      .where('lease_token', '=', claim.token)
-      .where('state', '=', 'running')
-      .execute();
+    await this.updateHeld(claim, { lease_token: null, locked_until: null });
   }
 
   /** Frees the key for another try: only a request that sent nothing. */
@@ -180,6 +158,18 @@ export class IdempotencyKeys {
       .where('lease_token', '=', claim.token)
       .where('send_started_at', 'is', null)
       .execute();
+  }
+
+  /** Changes the key's row while this request still holds it (its lease token, still running); true when it did. */
+  private async updateHeld(claim: Claim, changes: Updateable<IdempotencyKeysTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('idempotency_keys')
+      .set(changes)
+      .where('id', '=', claim.id)
+      .where('lease_token', '=', claim.token)
+      .where('state', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   private async insert(request: KeyedRequest): Promise<Claim | null> {
@@ -247,8 +237,10 @@ export class IdempotencyKeys {
   }
 
   /**
-   * A send cut short once its transaction went to the node: its history row (written when the node had
-   * answered) tells how it ended; with none, the outcome is unknown, and it is never sent again.
+   * A send cut short once it started sending: its history row (written with the txid before the node got
+   * the transaction, answered when the node or, after a restart, the chain told how it ended) gives the
+   * answer; one without an answer yet is being settled; with none, the outcome is unknown (the request
+   * died before its transaction was signed), and it is never sent again.
    */
   private async fromHistory(id: string): Promise<ClaimResult> {
     const entry = await this.db
@@ -257,7 +249,8 @@ export class IdempotencyKeys {
       .where('idempotency_id', '=', id)
       .orderBy('id', 'desc')
       .executeTakeFirst();
-    if (entry === undefined || entry.http_status === null) return { kind: 'outcome-unknown' };
+    if (entry === undefined) return { kind: 'outcome-unknown' };
+    if (entry.http_status === null) return { kind: 'unsettled' };
     const status = entry.http_status;
     const body =
       status < 300
@@ -285,18 +278,14 @@ function sealContext(id: string): string {
   return `idempotency:${id}`;
 }
 
-/** The refusal's words as the history kept them (`{"error": "…"}`), else a general one. */
+/** The refusal's words as the history kept them (`{"error": "…"}`, Tron's `{"message": "…"}`), else a general one. */
 function failureMessage(responseJson: string | null): string {
   if (responseJson === null) return RECOVERED_FAILURE;
   try {
     const parsed: unknown = JSON.parse(responseJson);
-    if (
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      'error' in parsed &&
-      typeof parsed.error === 'string'
-    ) {
-      return parsed.error;
+    if (typeof parsed === 'object' && parsed !== null) {
+      if ('error' in parsed && typeof parsed.error === 'string') return parsed.error;
+      if ('message' in parsed && typeof parsed.message === 'string') return parsed.message;
     }
   } catch {
     // not JSON: the general message

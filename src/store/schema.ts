@@ -1,11 +1,11 @@
 import type { Generated } from 'kysely';
-import type { EvmNonceDatabase } from '../chains/evm/nonce-store.ts';
 
 /**
- * Table types shared by SQLite and Postgres. Times are ISO-8601 UTC text, flags are 0/1 integers and
- * amounts are decimal text, so both databases store and return the same values.
+ * The shared tables' types, the same on SQLite and Postgres. Times are ISO-8601 UTC text, flags are 0/1
+ * integers and amounts are decimal text, so both databases store and return the same values. A family's
+ * own tables are typed in its folder, and its store code reads them through `db.withTables<...>()`.
  */
-export interface Database extends EvmNonceDatabase {
+export interface Database {
   users: UsersTable;
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
@@ -152,7 +152,7 @@ export interface TransactionsTable {
   from: string | null;
   to: string | null;
   contractaddress: string | null;
-  /** Decimal text in the asset's units, 12 fraction digits as Chaingateway lists them. */
+  /** Decimal text in the asset's units with the asset's decimals (rows before that rule: 12 or more). */
   amount: string | null;
   tokenid: string | null;
   /** The node's answer (or the error) as JSON text. */

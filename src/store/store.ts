@@ -15,7 +15,7 @@ import {
 import pg from 'pg';
 import { describeDatabase } from '../config/summary.ts';
 import { describeError } from '../describe-error.ts';
-import { migrations } from './migrations/index.ts';
+import type { Migrations } from './migrations/index.ts';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
 import type { Database } from './schema.ts';
 import { OwnSchemaPostgresDialect } from './schema-introspector.ts';
@@ -140,28 +140,42 @@ async function openPostgres(connectionString: string, options: StoreOptions): Pr
 }
 
 class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly migrations: Migrations) {}
+
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+    return { ...this.migrations };
   }
 }
 
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(store: Store): Promise<void> {
-  // Name the schema: Kysely looks its tables up by name in every schema, and another schema's copy
-  // (another app's, or a search_path set in DATABASE_URL) must not count as this one's.
-  const schema = store.schema ?? (store.dialect === 'postgres' ? await currentSchema(store) : undefined);
-  const migrator = new Migrator({
-    db: store.db,
-    provider: new StaticMigrationProvider(),
-    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
-  });
-  const { error, results } = await migrator.migrateToLatest();
+/**
+ * Applies every pending one of `migrations` (the shared tables' and the families', `migrationList`);
+ * throws with the failing migration's name.
+ */
+export async function migrateToLatest(store: Store, migrations: Migrations): Promise<void> {
+  const { error, results } = await (await migratorOf(store, migrations)).migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error');
     // Without a failed migration, Kysely failed before running any (its own tables, its lock).
     const which = failed === undefined ? 'could not start' : `${failed.migrationName} failed`;
     throw new Error(`database migration ${which}: ${describeError(error)}`);
   }
+}
+
+/** Whether every one of `migrations` has run on the database. */
+export async function haveRun(store: Store, migrations: Migrations): Promise<boolean> {
+  const known = await (await migratorOf(store, migrations)).getMigrations();
+  return known.every((migration) => migration.executedAt !== undefined);
+}
+
+async function migratorOf(store: Store, migrations: Migrations): Promise<Migrator> {
+  // Name the schema: Kysely looks its tables up by name in every schema, and another schema's copy
+  // (another app's, or a search_path set in DATABASE_URL) must not count as this one's.
+  const schema = store.schema ?? (store.dialect === 'postgres' ? await currentSchema(store) : undefined);
+  return new Migrator({
+    db: store.db,
+    provider: new StaticMigrationProvider(migrations),
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
 }
 
 /**
@@ -172,9 +186,14 @@ export async function assertReachable(store: Store, databaseUrl: string): Promis
   try {
     await pingStore(store);
   } catch (error) {
-    const where = describeDatabase(databaseUrl);
-    throw new Error(`cannot reach the database (${where}, set by DATABASE_URL): ${describeError(error)}`);
+    throw unreachable(databaseUrl, error);
   }
+}
+
+/** The database named by where it is (never the user or password), the setting, and why it failed. */
+export function unreachable(databaseUrl: string, error: unknown): Error {
+  const where = describeDatabase(databaseUrl);
+  return new Error(`cannot reach the database (${where}, set by DATABASE_URL): ${describeError(error)}`);
 }
 
 /** The schema unqualified tables are created in: the first of the connection's search_path. */

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { ChainName, Network } from '../chains/types.ts';
+import type { JsonNumber } from '../json/json-text.ts';
 import type { Page } from '../services/transaction-log.ts';
 import type { Database } from '../store/schema.ts';
 import { displayAddress } from './chain-rules.ts';
-import type { JsonNumber } from './json-text.ts';
 import { exactAmount, type StoredPayload } from './outbox.ts';
 
 /** A notification as the log lists it: Chaingateway's item plus Switchyard's delivery details. */

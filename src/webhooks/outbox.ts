@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { amountJsonLiteral } from '../chains/amount.ts';
 import type { TransferEvent } from '../chains/types.ts';
+import { JsonNumber, toJsonText } from '../json/json-text.ts';
 import type { Database } from '../store/schema.ts';
 import { displayAddress } from './chain-rules.ts';
-import { JsonNumber, toJsonText } from './json-text.ts';
 import type { MatchableWebhook } from './matcher.ts';
 
-/** `pending`: seen unconfirmed (chains with a mempool); `transfer` follows once a block holds it. */
-export type NotificationEvent = 'transfer' | 'reverted' | 'pending';
+/**
+ * `pending`: seen unconfirmed (chains with a mempool); `transfer` follows once a block holds it.
+ * `dropped`: a send the gateway answered 201 for that no node will mine (send-failures.ts).
+ */
+export type NotificationEvent = 'transfer' | 'reverted' | 'pending' | 'dropped';
 
 /** The body a subscriber receives: Chaingateway's fields, then Switchyard's. */
 export interface NotificationPayload {
@@ -16,20 +19,22 @@ export interface NotificationPayload {
   webhook_id: string;
   from: string | null;
   to: string | null;
-  /** Null for a `pending` transfer: no block holds it yet. */
+  /** Null for a `pending` or `dropped` transfer: no block holds it. */
   blocknumber: string | null;
   datetime: string;
   tokenid: string | null;
   type: string;
   contractaddress: string | null;
   txid: string;
-  /** A JSON number, as Chaingateway sends it, written exactly: every digit of `amount_raw`. */
+  /** A JSON number, as Chaingateway sends it, written exactly with every decimal of the asset (`assetAmount`). */
   amount: JsonNumber;
   blockchain: string;
   network: string;
   amount_raw: string;
   decimals: number;
   event: NotificationEvent;
+  /** `dropped` only: why the send will never be mined. */
+  error?: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface NotificationPayload {
  */
 export type StoredPayload = Omit<NotificationPayload, 'amount'>;
 
-/** A notification's `amount`: base units as the exact JSON number in the asset's units. */
+/** A notification's `amount`: base units as the exact JSON number in the asset's units, every decimal written. */
 export function exactAmount(units: bigint, decimals: number): JsonNumber {
   return new JsonNumber(amountJsonLiteral(units, decimals));
 }
@@ -53,6 +58,7 @@ export function buildPayload(
   webhookId: string,
   transfer: TransferEvent,
   event: NotificationEvent,
+  error?: string,
 ): NotificationPayload {
   const shown = (address: string | null) => displayAddress(transfer.chain, address);
   return {
@@ -60,7 +66,7 @@ export function buildPayload(
     webhook_id: webhookId,
     from: shown(transfer.from),
     to: shown(transfer.to),
-    blocknumber: event === 'pending' ? null : transfer.blockNumber.toString(),
+    blocknumber: event === 'pending' || event === 'dropped' ? null : transfer.blockNumber.toString(),
     datetime: chaingatewayDatetime(transfer.time),
     tokenid: transfer.tokenId,
     type: transfer.type,
@@ -72,6 +78,7 @@ export function buildPayload(
     amount_raw: transfer.amountRaw.toString(),
     decimals: transfer.decimals,
     event,
+    ...(error === undefined ? {} : { error }),
   };
 }
 
@@ -86,10 +93,24 @@ export function enqueueNotification(
   trx: Transaction<Database>,
   webhook: Pick<MatchableWebhook, 'id' | 'userId'>,
   transfer: TransferEvent,
-  event: Exclude<NotificationEvent, 'reverted'>,
+  event: 'transfer' | 'pending',
   now: Date,
 ): Promise<void> {
   return insertNotification(trx, webhook, transfer, event, now, null);
+}
+
+/**
+ * The `dropped` notification of a send that will never be mined, with why (`error`): at most one per
+ * subscription and transaction (the unique index, as for `pending`: no block, empty hash).
+ */
+export function enqueueDropped(
+  trx: Transaction<Database>,
+  webhook: Pick<MatchableWebhook, 'id' | 'userId'>,
+  transfer: TransferEvent,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  return insertNotification(trx, webhook, transfer, 'dropped', now, null, reason);
 }
 
 /** The `reverted` notification of the `transfer` notification `revertsId`: at most one for each. */
@@ -110,6 +131,7 @@ async function insertNotification(
   event: NotificationEvent,
   now: Date,
   revertsId: string | null,
+  error?: string,
 ): Promise<void> {
   const id = randomUUID();
   const at = now.toISOString();
@@ -127,7 +149,7 @@ async function insertNotification(
       block_number: Number(transfer.blockNumber),
       block_hash: transfer.blockHash,
       // Written once and signed as these bytes: toJsonText keeps the amount's every digit.
-      payload: toJsonText(buildPayload(id, webhook.id, transfer, event)),
+      payload: toJsonText(buildPayload(id, webhook.id, transfer, event, error)),
       status: 'pending',
       attempts: 0,
       next_attempt_at: at,

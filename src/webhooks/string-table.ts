@@ -10,12 +10,11 @@ export function capacityFor(current: number, needed: number): number {
   return length;
 }
 
+/** The typed arrays the tables keep their columns in. */
+type IntegerArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array;
+
 /** A copy of `array` of `length` items, those added set to `fill`. */
-export function resized<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(
-  array: T,
-  length: number,
-  fill = 0,
-): T {
+export function resized<T extends IntegerArray>(array: T, length: number, fill = 0): T {
   const copy = new (array.constructor as new (length: number) => T)(length);
   copy.set(array);
   if (fill !== 0) copy.fill(fill, array.length);
@@ -23,11 +22,7 @@ export function resized<T extends Uint8Array | Uint16Array | Int16Array | Uint32
 }
 
 /** `array`, or a copy grown by `GROWTH` steps, with room for `needed` items. */
-export function grown<T extends Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array>(
-  array: T,
-  needed: number,
-  fill = 0,
-): T {
+export function grown<T extends IntegerArray>(array: T, needed: number, fill = 0): T {
   return needed <= array.length ? array : resized(array, capacityFor(array.length, needed), fill);
 }
 

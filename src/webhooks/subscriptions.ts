@@ -5,23 +5,10 @@ import type { ChainName, Network } from '../chains/types.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import { type FieldError, notFound, validationFailed } from '../errors.ts';
 import type { Database, WebhooksTable } from '../store/schema.ts';
-import { displayAddress, WEBHOOK_RULES } from './chain-rules.ts';
+import { displayAddress, webhookRules } from './chain-rules.ts';
 import { generateWebhookSecret } from './signing.ts';
 import { bumpWatchVersion } from './watch-versions.ts';
-
-/** A subscription as the API receives it (POST and PUT take the same body). */
-export interface WebhookInput {
-  url?: unknown;
-  from?: unknown;
-  to?: unknown;
-  contractaddress?: unknown;
-  token_id?: unknown;
-  type?: unknown;
-  confirmations?: unknown;
-  notify_reverted?: unknown;
-  notify_pending?: unknown;
-  retry?: unknown;
-}
+import type { WebhookInput } from './webhook-input.ts';
 
 /** The stored object as Chaingateway shows it, plus Switchyard's options. */
 export interface WebhookOut {
@@ -49,23 +36,23 @@ export interface WebhookOut {
 
 /** How long the previous secret keeps signing after a rotation, so receivers can switch without a gap. */
 export const SECRET_ROTATION_WINDOW_MS = 24 * 3_600_000;
-export const MAX_CONFIRMATIONS = 1_000;
-export const MAX_URL_LENGTH = 2048;
 
 type UrlCheck = (url: string) => Promise<string | null>;
 
-interface Validated {
-  url: string;
-  from_address: string | null;
-  to_address: string | null;
-  contract_address: string | null;
-  token_id: string | null;
-  type: string | null;
-  confirmations: number;
-  notify_reverted: number;
-  notify_pending: number;
-  retry_policy: string;
-}
+/** The columns a subscription's input sets. */
+type Validated = Pick<
+  WebhooksTable,
+  | 'url'
+  | 'from_address'
+  | 'to_address'
+  | 'contract_address'
+  | 'token_id'
+  | 'type'
+  | 'confirmations'
+  | 'notify_reverted'
+  | 'notify_pending'
+  | 'retry_policy'
+>;
 
 /**
  * Webhook subscriptions per user, chain and network. Every change bumps the (chain, network) version in
@@ -223,20 +210,16 @@ export class WebhookService {
     return row;
   }
 
+  /**
+   * What the input's schema cannot say: its addresses and transfer type on this chain, at least one
+   * filter, what the chain can report, and where the URL leads. The types and bounds of the fields were
+   * checked against the schema as the request arrived.
+   */
   private async validate(chain: ChainName, input: WebhookInput): Promise<Validated> {
-    const rules = WEBHOOK_RULES[chain];
+    const rules = webhookRules(chain);
     const errors: FieldError[] = [];
-    const text = (field: keyof WebhookInput) => {
-      const value = input[field];
-      if (value === undefined || value === null || value === '') return null;
-      if (typeof value !== 'string' && typeof value !== 'number') {
-        errors.push({ field, message: `The ${field} field must be a string.` });
-        return null;
-      }
-      return String(value).trim();
-    };
     const address = (field: 'from' | 'to' | 'contractaddress') => {
-      const value = text(field);
+      const value = given(input[field]);
       if (value === null) return null;
       if (!rules.isAddress(value)) {
         errors.push({ field, message: `The ${field} field must be a valid ${chain} address.` });
@@ -245,92 +228,65 @@ export class WebhookService {
       return rules.normalize(value);
     };
 
-    const url = text('url');
-    if (url === null) errors.push({ field: 'url', message: 'The url field is required.' });
-    else if (url.length > MAX_URL_LENGTH)
-      errors.push({ field: 'url', message: `The url field must be at most ${MAX_URL_LENGTH} characters.` });
+    const url = input.url.trim();
     const from = address('from');
     const to = address('to');
     const contract = address('contractaddress');
     if (contract !== null && !rules.hasContracts) {
       errors.push({ field: 'contractaddress', message: `${chain} webhooks have no contract address.` });
     }
-    const tokenId = text('token_id');
-    if (tokenId !== null && !/^[0-9A-Za-z._-]{1,80}$/.test(tokenId)) {
+    const tokenId = given(input.token_id);
+    // A number a double writes in exponent form (1e+21) names no token.
+    if (tokenId !== null && !/^[0-9A-Za-z._-]+$/.test(tokenId)) {
       errors.push({ field: 'token_id', message: 'The token_id field must be a token id.' });
     }
-    if (
-      from === null &&
-      to === null &&
-      contract === null &&
-      tokenId === null &&
-      !errors.some((e) => e.field !== 'url')
-    ) {
+    if (from === null && to === null && contract === null && tokenId === null && errors.length === 0) {
       errors.push({
         field: 'to',
         message: 'At least one of from, to, contractaddress or token_id is required.',
       });
     }
-    let type = text('type')?.toUpperCase() ?? null;
+    let type = given(input.type)?.toUpperCase() ?? null;
     if (type !== null) {
       type = rules.aliases?.[type] ?? type;
       if (!rules.types.includes(type)) {
         errors.push({ field: 'type', message: `The type field must be one of ${rules.types.join(', ')}.` });
       }
     }
-    const confirmations = integer(input.confirmations, 0);
-    if (confirmations === null || confirmations < 0 || confirmations > MAX_CONFIRMATIONS) {
-      errors.push({
-        field: 'confirmations',
-        message: `The confirmations field must be 0 to ${MAX_CONFIRMATIONS}.`,
-      });
-    }
-    const notifyReverted = flag(input.notify_reverted);
-    if (notifyReverted === null)
-      errors.push({ field: 'notify_reverted', message: 'The notify_reverted field must be a boolean.' });
     const notifyPending = flag(input.notify_pending);
-    if (notifyPending === null)
-      errors.push({ field: 'notify_pending', message: 'The notify_pending field must be a boolean.' });
-    else if (notifyPending && !rules.hasMempool)
+    if (notifyPending && !rules.hasMempool)
       errors.push({
         field: 'notify_pending',
         message: `${chain} has no mempool to report pending transfers from.`,
       });
-    const retry = text('retry') ?? 'none';
-    if (retry !== 'none' && retry !== 'backoff') {
-      errors.push({ field: 'retry', message: 'The retry field must be none or backoff.' });
-    }
-    if (errors.length === 0 && url !== null) {
+    if (errors.length === 0) {
       const refused = await this.checkUrl(url);
       if (refused !== null) errors.push({ field: 'url', message: refused });
     }
     if (errors.length > 0) throw validationFailed(errors);
     return {
-      url: url!,
+      url,
       from_address: from,
       to_address: to,
       contract_address: contract,
       token_id: tokenId,
       type,
-      confirmations: confirmations!,
-      notify_reverted: notifyReverted ? 1 : 0,
+      confirmations: given(input.confirmations) === null ? 0 : Number(input.confirmations),
+      notify_reverted: flag(input.notify_reverted) ? 1 : 0,
       notify_pending: notifyPending ? 1 : 0,
-      retry_policy: retry,
+      retry_policy: input.retry === 'backoff' ? 'backoff' : 'none',
     };
   }
 }
 
-function integer(raw: unknown, fallback: number): number | null {
-  if (raw === undefined || raw === null || raw === '') return fallback;
-  const text = String(raw);
-  return /^\d{1,6}$/.test(text) ? Number(text) : null;
+/** A field's text, trimmed; null when not given (absent or empty, as a form sends it). */
+function given(value: string | number | undefined): string | null {
+  return value === undefined || value === '' ? null : String(value).trim();
 }
 
-function flag(raw: unknown): boolean | null {
-  if (raw === undefined || raw === null || raw === '') return false;
-  if (raw === true || raw === 'true' || raw === '1' || raw === 1) return true;
-  if (raw === false || raw === 'false' || raw === '0' || raw === 0) return false;
-  return null;
+/** A flag as the schema admits it: a boolean, or its text in a form. */
+function flag(value: boolean | string | undefined): boolean {
+  return value === true || value === 'true' || value === '1';
 }
 
 export function toOut(row: WebhooksTable): WebhookOut {

@@ -139,8 +139,18 @@ export function addressRefusal(ip: string, allow: IpAllowlist | BlockList = []):
   return GLOBAL_UNICAST_V6.check(address, 'ipv6') ? null : 'not a global unicast address';
 }
 
-/** The checks that need no DNS: scheme, credentials, and an IP-literal host. */
+/** The authority of a URL as written: what follows `scheme://` up to the path, query or fragment. */
+const WRITTEN_AUTHORITY = /^https?:\/\/([^/?#]*)/i;
+
+/**
+ * The checks that need no DNS: how the URL is written, scheme, credentials, and an IP-literal host.
+ *
+ * Parsers disagree on a backslash (WHATWG reads `http://a\@b/` as host `a`, others as user `a\` at host
+ * `b`) and on an `@` in the authority. The guard and the delivery client share one parser today; refusing
+ * both forms keeps any other reader (a proxy, a log viewer, a future client) from seeing another host.
+ */
 export function staticUrlRefusal(url: string, allow: IpAllowlist | BlockList = []): string | null {
+  if (url.includes('\\')) return 'must not contain a backslash';
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -148,7 +158,12 @@ export function staticUrlRefusal(url: string, allow: IpAllowlist | BlockList = [
     return 'is not a valid URL';
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must use http or https';
-  if (parsed.username !== '' || parsed.password !== '') return 'must not contain a user name or password';
+  // WHATWG also reads `http:host` and ` http://host` (spaces, tabs and newlines dropped); others may not.
+  const authority = WRITTEN_AUTHORITY.exec(url)?.[1];
+  if (authority === undefined) return 'must begin with http:// or https://';
+  if (authority.includes('@') || parsed.username !== '' || parsed.password !== '') {
+    return 'must not contain a user name or password';
+  }
   const host = bareHost(parsed.hostname);
   if (host === '') return 'has no host';
   if (isIP(host) !== 0) {

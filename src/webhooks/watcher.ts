@@ -7,7 +7,7 @@ import type { ChainName, Network, TransferEvent } from '../chains/types.ts';
 import { nodeCallsKey, TroubleLog } from '../health/trouble-log.ts';
 import type { Logger } from '../logger.ts';
 import type { Database } from '../store/schema.ts';
-import { acquireLease, releaseLease, renewLease } from './leases.ts';
+import { DatabaseLease } from './leases.ts';
 import {
   deserializeTransfer,
   enqueueNotification,
@@ -16,6 +16,7 @@ import {
   serializeTransfer,
 } from './outbox.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
+import { sharedMetric } from './shared-metric.ts';
 import { SubscriptionSync } from './subscription-sync.ts';
 
 export interface WatcherOptions {
@@ -64,14 +65,16 @@ interface OrphanedNotification {
 
 /** Watcher lag per chain and network, on the registry every watcher of a process shares. */
 function lagGauge(registry: Registry): Gauge<'chain' | 'network'> {
-  const existing = registry.getSingleMetric('switchyard_watcher_lag_blocks');
-  if (existing) return existing as Gauge<'chain' | 'network'>;
-  return new Gauge({
-    name: 'switchyard_watcher_lag_blocks',
-    help: 'Head block minus the last block the webhook watcher processed',
-    labelNames: ['chain', 'network'] as const,
-    registers: [registry],
-  });
+  return sharedMetric(
+    registry,
+    'switchyard_watcher_lag_blocks',
+    (place) =>
+      new Gauge({
+        ...place,
+        help: 'Head block minus the last block the webhook watcher processed',
+        labelNames: ['chain', 'network'] as const,
+      }),
+  );
 }
 
 /**
@@ -85,7 +88,7 @@ function lagGauge(registry: Registry): Gauge<'chain' | 'network'> {
  */
 export class ChainWatcher {
   private readonly sync: SubscriptionSync;
-  private readonly lease: string;
+  private readonly lease: DatabaseLease;
   private readonly lag: Gauge<'chain' | 'network'>;
   private readonly now: () => Date;
   /** Set by stop(): ends the loop and any step under way. A watcher never started can be stepped by hand. */
@@ -103,7 +106,11 @@ export class ChainWatcher {
 
   constructor(private readonly options: WatcherOptions) {
     this.sync = new SubscriptionSync(options.db, options.chain, options.network);
-    this.lease = `watch:${options.chain}:${options.network}`;
+    this.lease = new DatabaseLease(
+      `watch:${options.chain}:${options.network}`,
+      options.instanceId,
+      options.leaseMs ?? 15_000,
+    );
     this.lag = lagGauge(options.metrics);
     this.now = options.now ?? (() => new Date());
   }
@@ -123,7 +130,7 @@ export class ChainWatcher {
     this.heads = null;
     await this.loop;
     this.loop = null;
-    await releaseLease(this.options.db, this.lease, this.options.instanceId).catch(() => {});
+    await this.lease.release(this.options.db).catch(() => {});
   }
 
   /** Reads the chain now rather than at the next poll (a block was announced). */
@@ -197,10 +204,9 @@ export class ChainWatcher {
    * Exposed for tests, which drive the watcher block by block.
    */
   async step(): Promise<{ progressed: boolean; idle: boolean }> {
-    const { db, instanceId, follower } = this.options;
-    const leaseMs = this.options.leaseMs ?? 15_000;
+    const { db, follower } = this.options;
     if (this.options.enabled?.() === false) return { progressed: false, idle: true };
-    if (!(await acquireLease(db, this.lease, instanceId, leaseMs, this.now()))) {
+    if (!(await this.lease.acquire(db, this.now()))) {
       // A standby: the head it read as holder says nothing now.
       this.lastHead = null;
       return { progressed: false, idle: false };
@@ -606,16 +612,8 @@ export class ChainWatcher {
 
   /** Inside a block transaction: renew the lease, or abort when another instance took it over. */
   private async holdLease(trx: Transaction<Database>): Promise<void> {
-    if (
-      !(await renewLease(
-        trx,
-        this.lease,
-        this.options.instanceId,
-        this.options.leaseMs ?? 15_000,
-        this.now(),
-      ))
-    ) {
-      throw new LeaseLost(`lease ${this.lease} taken over`);
+    if (!(await this.lease.renew(trx, this.now()))) {
+      throw new LeaseLost(`lease ${this.lease.name} taken over`);
     }
   }
 

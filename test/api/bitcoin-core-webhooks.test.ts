@@ -3,10 +3,11 @@
 // watched address is notified `pending` from the mempool when the subscription asks, then `transfer`
 // once mined, with the payer and the exact satoshis; and a send by the gateway lands.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
-import { type ApiResponse, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import type { BackgroundRoles } from '../../src/roles.ts';
+import type { ApiResponse, TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { type SharedBitcoinDevnet, sharedBitcoinDevnet } from '../helpers/shared-devnets.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -30,17 +31,10 @@ for (const backend of ['esplora', 'core'] as const) {
     let token: string;
 
     beforeAll(async () => {
-      gw = await startGateway({
-        env: {
-          BITCOIN_MAINNET_URLS: backend === 'core' ? devnet.coreUrl : devnet.url,
-          BITCOIN_MAINNET_BACKEND: backend,
-          WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-          NODE_RETRIES: '1',
-          LOG_LEVEL: 'warn',
-        },
-      });
-      roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
-      ({ token } = await gw.userToken(undefined, 'enterprise'));
+      ({ gw, roles, token } = await startWatchingGateway({
+        BITCOIN_MAINNET_URLS: backend === 'core' ? devnet.coreUrl : devnet.url,
+        BITCOIN_MAINNET_BACKEND: backend,
+      }));
     }, 60_000);
 
     afterAll(async () => {
@@ -83,7 +77,7 @@ for (const backend of ['esplora', 'core'] as const) {
       expect(mined!['from']).toMatch(/^bc1q/);
 
       const balance = await api('GET', `/balances/${to}`);
-      expect(balance.body.data).toMatchObject({ balance: '0.12345678', unconfirmed: '0' });
+      expect(balance.body.data).toMatchObject({ balance: '0.12345678', unconfirmed: '0.00000000' });
       const away = (await api('POST', '/addresses')).body.data[0].address;
       const sent = await api('POST', '/transactions', {
         from: to,

@@ -66,7 +66,7 @@ describe('Bitcoin wallets', () => {
       name,
       address: fresh.address,
       addresses: 2,
-      balance: '0',
+      balance: '0.00000000',
       transactions: 0,
     });
   });
@@ -78,7 +78,7 @@ describe('Bitcoin wallets', () => {
     await paid(first, SATS / 2n);
     await paid(second, SATS / 2n);
     const held = expectStatus(await api('GET', `/wallets/${name}`), 200).data;
-    expect(held).toMatchObject({ balance: '1', transactions: 2 });
+    expect(held).toMatchObject({ balance: '1.00000000', transactions: 2 });
 
     const to = expectStatus(await api('POST', '/addresses'), 201).data[0].address;
     const sent = expectStatus(
@@ -101,10 +101,25 @@ describe('Bitcoin wallets', () => {
       new Set([first, second]),
     );
     const after = expectStatus(await api('GET', `/wallets/${name}`), 200).data;
-    expect(after.balance).toBe((0.3 - Number(sent.fee)).toFixed(8).replace(/0+$/, ''));
+    expect(after.balance).toBe((0.3 - Number(sent.fee)).toFixed(8));
   });
 
-  it('refuses a wrong wallet password with 401, and deleting a wallet that holds coins with 422', async () => {
+  it("sends twice in one block interval, the second spending the first's unconfirmed change", async () => {
+    const name = await newWallet();
+    const first = expectStatus(await api('GET', `/wallets/${name}/addresses`), 200).data.address;
+    await paid(first, SATS / 2n);
+    const to = expectStatus(await api('POST', '/addresses'), 201).data[0].address;
+    const payment = { walletname: name, to, password: PASSWORD, feerate: 2 };
+    const one = expectStatus(await api('POST', '/transactions', { ...payment, amount: '0.2' }), 201).data;
+    const two = expectStatus(await api('POST', '/transactions', { ...payment, amount: '0.25' }), 201).data;
+    const inputs = expectStatus(await api('GET', `/transactions/${two.txid}/receipt/decoded`), 200).data
+      .inputs;
+    expect(inputs.map((input: { txid: string }) => input.txid)).toEqual([one.txid]);
+    await devnet.mine(1);
+    expect(await sats(to)).toBe(45_000_000n);
+  });
+
+  it("refuses a wrong wallet password with 422 in Core's words, and deleting a wallet that holds coins with 422", async () => {
     const name = await newWallet();
     const address = expectStatus(await api('GET', `/wallets/${name}/addresses`), 200).data.address;
     await paid(address, SATS / 10n);
@@ -115,8 +130,8 @@ describe('Bitcoin wallets', () => {
       amount: '0.01',
       password: 'not it',
     });
-    expect(wrong.status, wrong.text).toBe(401);
-    expect(wrong.body.message).toBe('Wrong password provided');
+    expect(wrong.status, wrong.text).toBe(422);
+    expect(wrong.body.message).toBe('Error: The wallet passphrase entered was incorrect.');
     const refused = await api('DELETE', `/wallets/${name}`);
     expect(refused.status, refused.text).toBe(422);
     expect(refused.body.message).toMatch(/^The wallet still holds 0\.1 BTC/);

@@ -1,10 +1,19 @@
+import { Agent, request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 let gw: TestGateway;
 
 beforeAll(async () => {
-  gw = await startGateway({ env: { DASHBOARD_SIGNUP: 'open', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' } });
+  gw = await startGateway({
+    env: {
+      DASHBOARD_SIGNUP: 'open',
+      WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+      // Every test here signs up from 127.0.0.1; the budgets per client address are tested on their own.
+      SIGN_IN_RATE_PER_CLIENT: '1000/60',
+      SIGN_UP_RATE_PER_CLIENT: '1000/60',
+    },
+  });
 });
 afterAll(() => gw?.close());
 
@@ -158,10 +167,137 @@ describe('dashboard sign-up and sign-in', () => {
       .selectAll()
       .where('user_id', '=', user!.id)
       .execute();
-    expect(stored[0]!.password_hash).toMatch(/^scrypt\$16\$8\$1\$/);
+    // Hashed at the test gateway's cost (KDF_COST=test, N = 2^10); kdf-cost.test.ts holds the full one.
+    expect(stored[0]!.password_hash).toMatch(/^scrypt\$10\$8\$1\$/);
     expect(JSON.stringify(stored)).not.toContain(PASSWORD);
     const sessions = JSON.stringify(await db.selectFrom('sessions').selectAll().execute());
     for (const value of browser.cookies.values()) expect(sessions).not.toContain(value);
+  });
+});
+
+/** A JSON POST from another local address (127.0.0.x): a client address of its own. */
+async function postFrom(
+  gateway: TestGateway,
+  localAddress: string,
+  path: string,
+  json: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: { message: string } }> {
+  const dispatcher = new Agent({ localAddress });
+  try {
+    const res = await undiciRequest(gateway.baseUrl + path, {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(json),
+    });
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: (await res.body.json()) as { message: string },
+    };
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+describe('what sign-in and sign-up accept', () => {
+  it('refuses a form, multipart or text body with 415 before reading it: a cross-site form cannot sign a browser in', async () => {
+    const { email: address } = await signedUp();
+    const credentials = { email: address, password: PASSWORD };
+    const crossSite = { origin: 'https://attacker.example', referer: 'https://attacker.example/login' };
+    for (const path of ['/api/session', '/api/session/signup']) {
+      const asForm = await new Browser().request('POST', path, { form: credentials, headers: crossSite });
+      const asMultipart = await new Browser().request('POST', path, { multipart: credentials });
+      // A form with enctype text/plain, whose body happens to be JSON.
+      const asText = await new Browser().request('POST', path, {
+        raw: JSON.stringify(credentials),
+        headers: { 'content-type': 'text/plain', ...crossSite },
+      });
+      const bare = await new Browser().request('POST', path, { raw: JSON.stringify(credentials) });
+      for (const res of [asForm, asMultipart, asText, bare]) {
+        expect(res.status, `${path}: ${res.text}`).toBe(415);
+        expect(res.body).toMatchObject({
+          ok: false,
+          message: 'This route takes a JSON body only: send Content-Type: application/json',
+        });
+        expect(res.headers.getSetCookie()).toEqual([]);
+      }
+    }
+    const asJson = await new Browser().request('POST', '/api/session', {
+      raw: JSON.stringify(credentials),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(asJson.status).toBe(200);
+  });
+
+  it('names the field and the problem, never the value it was sent', async () => {
+    const hostile = '"<script>alert(1)</script>"\r\nSet-Cookie: x=1';
+    for (const path of ['/api/session', '/api/session/signup']) {
+      const res = await new Browser().request('POST', path, { json: { email: hostile, password: PASSWORD } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toEqual([
+        { field: 'email', message: 'The email field is not an email address.' },
+      ]);
+      for (const part of ['<script>', 'alert(1)', '\r', 'Set-Cookie', '\\r\\n'])
+        expect(res.text).not.toContain(part);
+    }
+    const { email: taken } = await signedUp();
+    const again = await new Browser().request('POST', '/api/session/signup', {
+      json: { email: taken, password: PASSWORD },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('An account with this email already exists');
+    expect(again.text).not.toContain(taken);
+  });
+});
+
+describe('sign-in and sign-up budgets per client address', () => {
+  let limited: TestGateway;
+  beforeAll(async () => {
+    limited = await startGateway({
+      env: {
+        DASHBOARD_SIGNUP: 'open',
+        SIGN_IN_RATE_PER_CLIENT: '3/3600',
+        SIGN_UP_RATE_PER_CLIENT: '1/3600',
+        // 127.0.0.1 plays the reverse proxy; the other loopback addresses are clients.
+        TRUST_PROXY: '127.0.0.1',
+      },
+    });
+  });
+  afterAll(() => limited?.close());
+
+  it('answers 429 with Retry-After past the budget, to that address only, whatever X-Forwarded-For says', async () => {
+    const signIn = { email: email(), password: PASSWORD };
+    for (let i = 0; i < 3; i++)
+      expect((await postFrom(limited, '127.0.0.2', '/api/session', signIn)).status).toBe(401);
+    // Without TRUST_PROXY a forwarded address is the client's own claim: it buys no fresh budget.
+    const over = await postFrom(limited, '127.0.0.2', '/api/session', signIn, {
+      'x-forwarded-for': '198.51.100.7',
+    });
+    expect(over.status).toBe(429);
+    expect(over.body.message).toMatch(/^Too many sign-ins from this address; retry in \d+ s$/);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(1000);
+    expect((await postFrom(limited, '127.0.0.3', '/api/session', signIn)).status).toBe(401);
+
+    const signUp = { email: email(), password: PASSWORD };
+    expect((await postFrom(limited, '127.0.0.2', '/api/session/signup', signUp)).status).toBe(201);
+    const second = await postFrom(limited, '127.0.0.2', '/api/session/signup', { ...signUp, email: email() });
+    expect(second.status).toBe(429);
+    expect(second.body.message).toMatch(/^Too many sign-ups from this address; retry in \d+ s$/);
+    // The sign-in budget is its own: sign-ups did not use it.
+    expect((await postFrom(limited, '127.0.0.3', '/api/session', signIn)).status).toBe(401);
+  });
+
+  it('counts the client a trusted proxy names, which a forged X-Forwarded-For does not change', async () => {
+    const signIn = { email: email(), password: PASSWORD };
+    // The proxy appends the address it saw to whatever the client sent: the first entries are the client's word.
+    const through = (forged: string, client: string) =>
+      postFrom(limited, '127.0.0.1', '/api/session', signIn, { 'x-forwarded-for': `${forged}, ${client}` });
+    for (let i = 0; i < 3; i++) expect((await through(`198.51.100.${i}`, '203.0.113.9')).status).toBe(401);
+    const over = await through('198.51.100.99', '203.0.113.9');
+    expect(over.status).toBe(429);
+    expect((await through('198.51.100.99', '203.0.113.10')).status).toBe(401);
   });
 });
 

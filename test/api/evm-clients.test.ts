@@ -2,9 +2,10 @@ import { Transaction, Wallet } from 'ethers';
 import { getAddress, type Hex, keccak256, parseEther, parseTransaction, serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVM_CHAINS, type EvmChainName } from '../../src/chains/evm/chains.ts';
+import { evmChain } from '../../src/chains/evm/chains.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
+import { SHARED_EVM_CHAINS, type SharedEvmChain } from '../helpers/shared-evm-chains.ts';
 
 /**
  * What the EVM routes build and report works unchanged in the clients people use: ethers v6 and viem
@@ -12,25 +13,26 @@ import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets
  * broadcasts it and records what it does, and every answer names addresses in their EIP-55 form and
  * tokens by the chain's own names. One anvil per chain, its real chain id and fee model.
  */
-const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
+const CHAINS = SHARED_EVM_CHAINS;
 const KINDS = ['native', 'fungible', 'nft'] as const;
 type Kind = (typeof KINDS)[number];
 const PASSWORD = 'correct horse battery';
 
 let gw: TestGateway;
-const devnets = {} as Record<EvmChainName, SharedEvmDevnet>;
+const devnets = {} as Record<SharedEvmChain, SharedEvmDevnet>;
 let token: string;
 
-const api = (chain: EvmChainName, method: string, path: string, options: RequestOptions = {}) =>
+const api = (chain: SharedEvmChain, method: string, path: string, options: RequestOptions = {}) =>
   gw.request(method, `/api/v2/${chain}${path}`, { token, ...options });
 
 beforeAll(async () => {
   const started = await Promise.all(CHAINS.map((chain) => sharedEvmDevnet(chain)));
   const env: Record<string, string> = { NODE_RETRIES: '1' };
-  for (const devnet of started) {
-    devnets[devnet.chain] = devnet;
-    env[`${devnet.chain.toUpperCase()}_MAINNET_URLS`] = devnet.url;
-  }
+  CHAINS.forEach((chain, i) => {
+    const devnet = started[i]!;
+    devnets[chain] = devnet;
+    env[`${chain.toUpperCase()}_MAINNET_URLS`] = devnet.url;
+  });
   gw = await startGateway({ env });
   ({ token } = await gw.userToken(undefined, 'enterprise'));
 }, 180_000);
@@ -40,8 +42,8 @@ afterAll(async () => {
 });
 
 /** The chain's names of its token kinds, as its routes and notifications spell them. */
-function typeNames(chain: EvmChainName) {
-  const { nativeSymbol, tokenSegments } = EVM_CHAINS[chain];
+function typeNames(chain: SharedEvmChain) {
+  const { nativeSymbol, tokenSegments } = evmChain(chain);
   return {
     native: nativeSymbol,
     fungible: tokenSegments.fungible.toUpperCase(),
@@ -57,7 +59,7 @@ interface Sender {
 }
 
 /** A key held outside the gateway, with coin to pay gas and the token the build moves. */
-async function outsideSender(chain: EvmChainName, kind: Kind): Promise<Sender> {
+async function outsideSender(chain: SharedEvmChain, kind: Kind): Promise<Sender> {
   const devnet = devnets[chain];
   const key = generatePrivateKey();
   const address = privateKeyToAccount(key).address;
@@ -68,7 +70,7 @@ async function outsideSender(chain: EvmChainName, kind: Kind): Promise<Sender> {
 }
 
 /** The build request of each kind; addresses in lower case, which the answer must checksum. */
-function buildRequest(chain: EvmChainName, kind: Kind, from: Sender, to: Hex) {
+function buildRequest(chain: SharedEvmChain, kind: Kind, from: Sender, to: Hex) {
   const base = { from: from.address.toLowerCase(), to: to.toLowerCase() };
   const { USDT } = devnets[chain].tokens.erc20;
   const { NFT } = devnets[chain].tokens.erc721;
@@ -133,7 +135,7 @@ describe.concurrent.each(CHAINS)('%s: a build signed by ethers and viem', (chain
       const ethersView = Transaction.from(raw);
       expect(ethersView.unsignedSerialized).toBe(unsigned);
       expect(ethersView.from).toBe(sender.address);
-      expect(ethersView.type).toBe(EVM_CHAINS[chain].feeModel === 'legacy' ? 0 : 2);
+      expect(ethersView.type).toBe(evmChain(chain).feeModel === 'legacy' ? 0 : 2);
 
       const sent = await api(chain, 'POST', '/transactions/broadcast', { json: { rawtx: raw } });
       expect(sent.status, sent.text).toBe(201);
@@ -142,7 +144,7 @@ describe.concurrent.each(CHAINS)('%s: a build signed by ethers and viem', (chain
 
       const { USDT } = devnet.tokens.erc20;
       const { NFT } = devnet.tokens.erc721;
-      const { fungible } = EVM_CHAINS[chain].tokenSegments;
+      const { fungible } = evmChain(chain).tokenSegments;
       if (kind === 'native') {
         expect((await api(chain, 'GET', `/balances/${receiver}`)).body.data).toBe('0.125000000000000000');
       } else if (kind === 'fungible') {
@@ -217,7 +219,7 @@ describe.concurrent.each(CHAINS)('%s: answers name addresses checksummed', (chai
     const block = await api(chain, 'GET', '/blocks/1');
     expect(block.body.data.miner).toBe(getAddress(block.body.data.miner));
     const { USDT } = devnets[chain].tokens.erc20;
-    const { fungible } = EVM_CHAINS[chain].tokenSegments;
+    const { fungible } = evmChain(chain).tokenSegments;
     const info = await api(chain, 'GET', `/${fungible}/${USDT.toLowerCase()}`);
     expect(info.body.data.address).toBe(USDT);
     const holder = privateKeyToAccount(generatePrivateKey()).address;
@@ -230,7 +232,7 @@ describe.concurrent.each(CHAINS)('%s: answers name addresses checksummed', (chai
   it("custodial sends are recorded under the chain's names", async () => {
     const devnet = devnets[chain];
     const names = typeNames(chain);
-    const { fungible, nft } = EVM_CHAINS[chain].tokenSegments;
+    const { fungible, nft } = evmChain(chain).tokenSegments;
     const from = await api(chain, 'POST', '/addresses', { json: {} });
     const sender = from.body.data[0] as { address: Hex; privateKey: Hex };
     const receiver = privateKeyToAccount(generatePrivateKey()).address;

@@ -1,9 +1,9 @@
 import { encodeFunctionData, type Hex, parseAbi, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NonceReconciler } from '../../src/chains/evm/nonce-reconciler.ts';
-import { createLogger } from '../../src/logger.ts';
+import type { EvmNonceDatabase } from '../../src/chains/evm/nonce-store.ts';
 import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { sendOutcomesOf } from '../helpers/send-outcomes.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
 /**
@@ -48,9 +48,10 @@ async function transactionsUsed(): Promise<number> {
 /** The nonce manager's rows for `address`: none when no nonce was ever taken for it. */
 async function nonceRows(address: string) {
   const lower = address.toLowerCase();
+  const db = gw.ctx.store.db.withTables<EvmNonceDatabase>();
   const [nonces, pending] = await Promise.all([
-    gw.ctx.store.db.selectFrom('evm_nonces').selectAll().where('address', '=', lower).execute(),
-    gw.ctx.store.db.selectFrom('evm_pending').selectAll().where('address', '=', lower).execute(),
+    db.selectFrom('evm_nonces').selectAll().where('address', '=', lower).execute(),
+    db.selectFrom('evm_pending').selectAll().where('address', '=', lower).execute(),
   ]);
   return nonces.length + pending.length;
 }
@@ -198,7 +199,7 @@ describe('token sends refused before signing', () => {
 });
 
 describe('a mined token call that moved nothing', () => {
-  it('reads FAILED in the decoded lookups and, once the reconciler saw it mined, in the history', async () => {
+  it('reads FAILED in the decoded lookups and, once its outcome was recorded, in the history', async () => {
     const key = generatePrivateKey();
     const account = privateKeyToAccount(key);
     await devnet.faucetNative(account.address, parseEther('1'));
@@ -246,13 +247,7 @@ describe('a mined token call that moved nothing', () => {
 
     const before = await history();
     expect(before.find((r) => r.txid === txid)?.responseJson).toEqual({ txid });
-    const reconciler = new NonceReconciler(
-      gw.ctx.store.db,
-      gw.ctx.store.dialect,
-      gw.ctx.registry,
-      createLogger('silent'),
-    );
-    await reconciler.runOnce();
+    await sendOutcomesOf(gw).runOnce();
     const after = await history();
     const failed = after.find((r) => r.txid === txid);
     // Read from the signed transaction: a transfer call, of a token whose decimals nobody can say.

@@ -1,37 +1,30 @@
 import { createWalletClient, http, parseEther, parseTransaction, serializeTransaction } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvmChainName } from '../../src/chains/evm/chains.ts';
+import { mistypedChecksum } from '../helpers/eip55.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
+import { SHARED_EVM_CHAINS, type SharedEvmChain } from '../helpers/shared-evm-chains.ts';
 
 /**
  * The EVM routes through the real HTTP API against real anvil nodes, one per chain, with their chain ids:
  * the run's shared devnets (nothing here reorgs or stops a node).
  */
-const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
+const CHAINS = SHARED_EVM_CHAINS;
 const PASSWORD = 'correct horse battery';
 
 let gw: TestGateway;
-const devnets = {} as Record<EvmChainName, SharedEvmDevnet>;
+const devnets = {} as Record<SharedEvmChain, SharedEvmDevnet>;
 let token: string;
 
-const api = (chain: EvmChainName, method: string, path: string, options: RequestOptions = {}) =>
+const api = (chain: SharedEvmChain, method: string, path: string, options: RequestOptions = {}) =>
   gw.request(method, `/api/v2/${chain}${path}`, { token, ...options });
 
-async function newAddress(chain: EvmChainName, password?: string) {
+async function newAddress(chain: SharedEvmChain, password?: string) {
   const res = await api(chain, 'POST', '/addresses', { json: password ? { password } : {} });
   expect(res.status, res.text).toBe(201);
   return res.body.data[0] as { address: string; publicKey: string; privateKey?: string };
-}
-
-/** The address with the case of one letter flipped: the same account typed with a wrong EIP-55 checksum. */
-function mistyped(address: string): string {
-  const at = address.slice(2).search(/[a-fA-F]/) + 2;
-  const letter = address[at]!;
-  const flipped = letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase();
-  return `${address.slice(0, at)}${flipped}${address.slice(at + 1)}`;
 }
 
 function expectChecksumRefusal(res: ApiResponse, field: string) {
@@ -45,10 +38,11 @@ function expectChecksumRefusal(res: ApiResponse, field: string) {
 beforeAll(async () => {
   const started = await Promise.all(CHAINS.map((chain) => sharedEvmDevnet(chain)));
   const env: Record<string, string> = { NODE_RETRIES: '1', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' };
-  for (const devnet of started) {
-    devnets[devnet.chain] = devnet;
-    env[`${devnet.chain.toUpperCase()}_MAINNET_URLS`] = devnet.url;
-  }
+  CHAINS.forEach((chain, i) => {
+    const devnet = started[i]!;
+    devnets[chain] = devnet;
+    env[`${chain.toUpperCase()}_MAINNET_URLS`] = devnet.url;
+  });
   gw = await startGateway({ env });
   ({ token } = await gw.userToken(undefined, 'enterprise'));
 }, 180_000);
@@ -98,16 +92,16 @@ describe.each(CHAINS)('%s refuses a mistyped (wrong EIP-55 checksum) address', (
     const recorded = (await api(chain, 'GET', '/transactions')).body.total;
     for (const field of ['from', 'to'] as const) {
       const native = await api(chain, 'POST', '/transactions', {
-        json: { ...base, amount: '0.1', [field]: mistyped(base[field]) },
+        json: { ...base, amount: '0.1', [field]: mistypedChecksum(base[field]) },
       });
       expectChecksumRefusal(native, field);
     }
     const erc20 = await api(chain, 'POST', '/transactions/erc20', {
-      form: { ...base, amount: '1', contractaddress: mistyped(usdt) },
+      form: { ...base, amount: '1', contractaddress: mistypedChecksum(usdt) },
     });
     expectChecksumRefusal(erc20, 'contractaddress');
     const erc721 = await api(chain, 'POST', '/transactions/erc721', {
-      json: { ...base, tokenId: '1', contractaddress: mistyped(nft) },
+      json: { ...base, tokenId: '1', contractaddress: mistypedChecksum(nft) },
     });
     expectChecksumRefusal(erc721, 'contractaddress');
     // Refused as input, like any malformed field: nothing reaches the history.
@@ -118,12 +112,14 @@ describe.each(CHAINS)('%s refuses a mistyped (wrong EIP-55 checksum) address', (
     const from = devnets[chain].accounts[1]!.address;
     const to = (await newAddress(chain)).address;
     expectChecksumRefusal(
-      await api(chain, 'POST', '/transactions/build', { json: { from, to: mistyped(to), amount: '0.1' } }),
+      await api(chain, 'POST', '/transactions/build', {
+        json: { from, to: mistypedChecksum(to), amount: '0.1' },
+      }),
       'to',
     );
     expectChecksumRefusal(
       await api(chain, 'POST', '/transactions/build', {
-        json: { from, to, contractaddress: mistyped(devnets[chain].tokens.erc20.USDT), amount: '1' },
+        json: { from, to, contractaddress: mistypedChecksum(devnets[chain].tokens.erc20.USDT), amount: '1' },
       }),
       'contractaddress',
     );
@@ -142,20 +138,23 @@ describe.each(CHAINS)('%s refuses a mistyped (wrong EIP-55 checksum) address', (
     const mine = await newAddress(chain, PASSWORD);
     const usdt = devnets[chain].tokens.erc20.USDT;
     const nft = devnets[chain].tokens.erc721.NFT;
-    expectChecksumRefusal(await api(chain, 'GET', `/balances/${mistyped(mine.address)}`), 'address');
+    expectChecksumRefusal(await api(chain, 'GET', `/balances/${mistypedChecksum(mine.address)}`), 'address');
     expectChecksumRefusal(
-      await api(chain, 'GET', `/balances/${mine.address}/erc20/${mistyped(usdt)}`),
+      await api(chain, 'GET', `/balances/${mine.address}/erc20/${mistypedChecksum(usdt)}`),
       'contract',
     );
-    expectChecksumRefusal(await api(chain, 'GET', `/erc20/${mistyped(usdt)}`), 'contract');
-    expectChecksumRefusal(await api(chain, 'GET', `/nfts/${mistyped(nft)}/owner/1`), 'contract');
+    expectChecksumRefusal(await api(chain, 'GET', `/erc20/${mistypedChecksum(usdt)}`), 'contract');
+    expectChecksumRefusal(await api(chain, 'GET', `/nfts/${mistypedChecksum(nft)}/owner/1`), 'contract');
     expectChecksumRefusal(
-      await api(chain, 'POST', `/addresses/export/${mistyped(mine.address)}/privatekey`, {
+      await api(chain, 'POST', `/addresses/export/${mistypedChecksum(mine.address)}/privatekey`, {
         json: { password: PASSWORD },
       }),
       'address',
     );
-    expectChecksumRefusal(await api(chain, 'DELETE', `/addresses/${mistyped(mine.address)}`), 'address');
+    expectChecksumRefusal(
+      await api(chain, 'DELETE', `/addresses/${mistypedChecksum(mine.address)}`),
+      'address',
+    );
     expect((await api(chain, 'GET', `/balances/${mine.address.toLowerCase()}`)).status).toBe(200);
   });
 
@@ -168,7 +167,7 @@ describe.each(CHAINS)('%s refuses a mistyped (wrong EIP-55 checksum) address', (
       ['from', watched],
       ['contractaddress', contract],
     ] as const) {
-      const res = await api(chain, 'POST', '/webhooks', { json: { url, [field]: mistyped(value) } });
+      const res = await api(chain, 'POST', '/webhooks', { json: { url, [field]: mistypedChecksum(value) } });
       expect(res.status, res.text).toBe(422);
       expect(res.body.errors).toEqual([{ field, message: expect.any(String) }]);
       const lower = await api(chain, 'POST', '/webhooks', { json: { url, [field]: value.toLowerCase() } });
@@ -180,7 +179,7 @@ describe.each(CHAINS)('%s refuses a mistyped (wrong EIP-55 checksum) address', (
 });
 
 describe('ethereum in depth', () => {
-  const chain: EvmChainName = 'ethereum';
+  const chain: SharedEvmChain = 'ethereum';
 
   it('sends ERC20 and ERC721, reads token info, NFT owner and URI', async () => {
     const devnet = devnets[chain];
@@ -333,5 +332,85 @@ describe('ethereum in depth', () => {
     ).toBe(401);
     const history = await api(chain, 'GET', '/transactions');
     expect(history.body.total).toBeGreaterThan(0);
+  });
+});
+
+describe.each(['ethereum', 'bsc'] as const)(
+  '%s refuses a tokenId beyond uint256 as a field error',
+  (chain) => {
+    const UINT256_OVERFLOW = (2n ** 256n).toString();
+    const nftSegment = chain === 'bsc' ? 'bep721' : 'erc721';
+
+    function expectTokenIdRefusal(res: ApiResponse) {
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toEqual([
+        { field: 'tokenId', message: 'The tokenId field must be a whole number below 2^256 (a uint256).' },
+      ]);
+      expect(res.text).not.toContain(UINT256_OVERFLOW);
+    }
+
+    it('on NFT sends and builds, as text or a JSON integer', async () => {
+      const from = await newAddress(chain);
+      const to = await newAddress(chain);
+      const nft = devnets[chain].tokens.erc721.NFT;
+      const base = { from: from.address, to: to.address, contractaddress: nft };
+      for (const tokenId of [UINT256_OVERFLOW, '9'.repeat(78)]) {
+        expectTokenIdRefusal(
+          await api(chain, 'POST', `/transactions/${nftSegment}`, {
+            json: { ...base, tokenId, privatekey: from.privateKey! },
+          }),
+        );
+        expectTokenIdRefusal(await api(chain, 'POST', '/transactions/build', { json: { ...base, tokenId } }));
+      }
+      const asNumber = await gw.request('POST', `/api/v2/${chain}/transactions/build`, {
+        token,
+        raw: `{"from":"${from.address}","to":"${to.address}","contractaddress":"${nft}","tokenId":${UINT256_OVERFLOW}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectTokenIdRefusal(asNumber);
+    });
+
+    it('on NFT owner and URI reads; the largest uint256 is a token id the contract is asked about', async () => {
+      const nft = devnets[chain].tokens.erc721.NFT;
+      for (const read of ['owner', 'uri']) {
+        expectTokenIdRefusal(await api(chain, 'GET', `/nfts/${nft}/${read}/${UINT256_OVERFLOW}`));
+        const largest = await api(chain, 'GET', `/nfts/${nft}/${read}/${2n ** 256n - 1n}`);
+        // The contract answers: no such token (a revert), not a field error.
+        expect(largest.status, largest.text).toBe(400);
+        expect(largest.body.message).toMatch(/reverted/);
+      }
+    });
+  },
+);
+
+describe('ethereum refuses an amount beyond uint256 as a field error', () => {
+  it('on token sends and builds, and on native builds', async () => {
+    const chain = 'ethereum';
+    const from = await newAddress(chain);
+    const to = await newAddress(chain);
+    const usdt = devnets[chain].tokens.erc20.USDT;
+    // USDT has 6 decimals: 2^256 base units, one past what a uint256 holds.
+    const tooMany = `${2n ** 256n / 10n ** 6n}.${(2n ** 256n % 10n ** 6n).toString().padStart(6, '0')}`;
+    const base = { from: from.address, to: to.address };
+    for (const [path, json] of [
+      [
+        '/transactions/erc20',
+        { ...base, contractaddress: usdt, amount: tooMany, privatekey: from.privateKey! },
+      ],
+      ['/transactions/build', { ...base, contractaddress: usdt, amount: tooMany }],
+      ['/transactions/build', { ...base, amount: '9'.repeat(78) }],
+    ] as const) {
+      const res = await api(chain, 'POST', path, { json });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toEqual([
+        {
+          field: 'amount',
+          message: expect.stringMatching(
+            /^The amount field is too large: at most .* \(2\^256 - 1 base units\)\.$/,
+          ),
+        },
+      ]);
+      expect(res.text).not.toContain(json.amount);
+    }
   });
 });

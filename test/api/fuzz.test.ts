@@ -3,12 +3,19 @@
  * (documented shapes, wrong types, huge or broken text, odd encodings, bad tokens), the answer is never a
  * 500, always the JSON envelope, never a raw NUL byte or a token, and the gateway stays responsive.
  *
- * Each operation gets FUZZ_RUNS requests hostile anywhere (default 12), then FUZZ_RUNS / 6 (at least 3)
- * aimed at each of its parameters and body places in turn. FUZZ_SEED sets the seed (printed on failure).
+ * Each operation first gets every injected class that applies to its places, once each (amounts with
+ * exponents or at u64/uint256 limits, token ids and block numbers past them, addresses with a role on
+ * their chain, webhook URLs that URL parsers read differently, markup for symbols; see `Injection` in
+ * the helpers), each refused without being quoted where it must be, and every hostile Host header, which
+ * must never turn up in an answer. Then FUZZ_RUNS requests hostile anywhere (default 12), then
+ * FUZZ_RUNS / 6 (at least 3) aimed at each of its parameters and body places in turn. FUZZ_SEED sets the
+ * seed (printed on failure).
  */
 import * as fc from 'fast-check';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { CHAIN_NAMES } from '../../src/chains/types.ts';
+
+import { request as undiciRequest } from 'undici';
+import { afterAll, describe, expect, it } from 'vitest';
+import { servedChains } from '../../src/chains/families.ts';
 import { PRICE_SYMBOLS } from '../../src/prices/symbols.ts';
 import {
   type Example,
@@ -16,19 +23,18 @@ import {
   type FuzzContext,
   type FuzzRequest,
   focusesOf,
+  HOSTILE_HOSTS,
+  type Injection,
+  injectionsAt,
+  NOWHERE,
   type OpenApiDocument,
   type Operation,
   operationsOf,
+  placeOf,
   requestsFor,
   type Schema,
 } from '../helpers/fuzz.ts';
-import { startGateway } from '../helpers/gateway.ts';
-import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
-
-// Stored keys are sealed with scrypt at N = 2^17; the suite is about input handling, so that cost is lowered.
-vi.mock('node:crypto', async (importOriginal) =>
-  (await import('../helpers/offline-nodes.ts')).cheapScrypt(importOriginal),
-);
+import { startInputProbeGateway } from '../helpers/input-probe-gateway.ts';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12);
 const FOCUSED_RUNS = Math.max(3, Math.ceil(RUNS / 6));
@@ -39,10 +45,10 @@ if (!Number.isSafeInteger(SEED) || !Number.isSafeInteger(RUNS) || RUNS < 1) {
 const HEALTH_EVERY = 25;
 const HEALTH_BUDGET_MS = 100;
 
-const gw = await startGateway({ env: { ...OFFLINE_NODES_ENV, LOG_LEVEL: 'warn' } });
+const gw = await startInputProbeGateway();
 afterAll(() => gw.close());
 
-const { token } = await gw.userToken(undefined, 'enterprise');
+const { token } = await gw.userToken(undefined, 'unlimited');
 const { token: otherToken } = await gw.userToken();
 // DELETEs last: until then, what they could delete (the seeded addresses and webhooks) stays for the others.
 const operations = operationsOf((await gw.request('GET', '/openapi.json')).body as OpenApiDocument).sort(
@@ -61,6 +67,25 @@ for (const op of operations.filter(
   for (const json of [{}, { password: PASSWORD }])
     known.push((await gw.request('POST', op.path, { token, json })).body.data[0].address);
   const address = known.at(-1) ?? '';
+  const receiver = known.at(-2) ?? '';
+  // Sends and builds that pass every check of their own, so an aimed value meets the chain's types.
+  const send = { from: address, to: receiver, amount: '1', password: PASSWORD };
+  examples[`POST /api/v2/${chain}/transactions`] = { params: {}, body: send };
+  examples[`POST /api/v2/${chain}/transactions/build`] = {
+    params: {},
+    body: { from: address, to: receiver, amount: '1' },
+  };
+  for (const read of ['owner', 'uri']) {
+    examples[`GET /api/v2/${chain}/nfts/{contract}/${read}/{tokenId}`] = {
+      params: { contract: receiver, tokenId: '1' },
+    };
+  }
+  for (const nft of ['erc721', 'bep721']) {
+    examples[`POST /api/v2/${chain}/transactions/${nft}`] = {
+      params: {},
+      body: { from: address, to: receiver, contractaddress: receiver, tokenId: '1', password: PASSWORD },
+    };
+  }
   const body = { url: 'https://93.184.216.34/hook', to: address };
   const id = (await gw.request('POST', `/api/v2/${chain}/webhooks`, { token, json: body })).body.data.webhook;
   known.push(id);
@@ -80,7 +105,7 @@ const ANY_ADDRESS: Schema = { type: 'string', anyOf: [{ pattern: TRON_ADDRESS },
 const PASSWORDS: Schema = { type: 'string', enum: [PASSWORD, 'another password'] };
 /** A password change keeps the seeded password, which the examples use. */
 const NEW_PASSWORD: Schema = { type: 'string', enum: [PASSWORD] };
-const CHAINS: Schema = { type: 'string', enum: [...CHAIN_NAMES, 'TRON'] };
+const CHAINS: Schema = { type: 'string', enum: [...servedChains(), 'TRON'] };
 const PRICE_CODES: Schema = { type: 'string', enum: [...PRICE_SYMBOLS, 'usd', 'EUR', 'matic'] };
 const TRON_PARTY: Schema = { anyOf: [{ pattern: TRON_ADDRESS }, { pattern: '^41[0-9a-f]{40}$' }] };
 
@@ -204,6 +229,7 @@ const ctx: FuzzContext = {
 let sent = 0;
 const slowHealth: string[] = [];
 
+/** Sent with undici's request, not fetch, which would replace a Host header with the URL's. */
 async function send(request: FuzzRequest): Promise<{ status: number; text: string }> {
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [
@@ -212,13 +238,13 @@ async function send(request: FuzzRequest): Promise<{ status: number; text: strin
     ]),
   );
   try {
-    const response = await fetch(gw.baseUrl + request.url, {
-      method: request.method,
+    const response = await undiciRequest(gw.baseUrl + request.url, {
+      method: request.method as 'GET',
       headers,
       ...(request.body === undefined ? {} : { body: Buffer.from(request.body, 'utf8') }),
       signal: AbortSignal.timeout(15_000),
     });
-    return { status: response.status, text: await response.text() };
+    return { status: response.statusCode, text: await response.body.text() };
   } catch (error) {
     throw new Error(`no answer: ${String((error as Error).cause ?? error)}`);
   }
@@ -268,7 +294,30 @@ function serverErrors(from: number): string[] {
   });
 }
 
-async function check(op: Operation, request: FuzzRequest): Promise<void> {
+/** The envelope's messages: the top one and each field error's. */
+function messagesOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const { message, errors } = body as { message?: unknown; errors?: unknown };
+  const fieldMessages = Array.isArray(errors) ? errors.map((e) => String(e?.message ?? '')) : [];
+  return [String(message ?? ''), ...fieldMessages].join('\n');
+}
+
+/** What the answer owes an injected value (see InjectionKind), as problems. */
+function injectionProblems(op: Operation, injection: Injection, status: number, body: unknown): string[] {
+  const problems: string[] = [];
+  const refusal = status >= 400 && status < 500;
+  const nodeDown = op.callsNode && (status === 502 || status === 503);
+  if (injection.kind === 'refused' && !refusal && !nodeDown)
+    problems.push(`${injection.text} was not refused`);
+  const quoted = messagesOf(body).toLowerCase().includes(injection.text.toLowerCase());
+  if (injection.kind !== 'special' && refusal && quoted)
+    problems.push(`the message quotes ${injection.text}`);
+  if (injection.kind === 'special' && status >= 500 && !nodeDown)
+    problems.push(`${injection.text} answered ${status}`);
+  return problems;
+}
+
+async function check(op: Operation, request: FuzzRequest, injection?: Injection): Promise<void> {
   const logged = gw.logLines.length;
   const { status, text } = await send(request);
   await probeHealth(request);
@@ -285,6 +334,11 @@ async function check(op: Operation, request: FuzzRequest): Promise<void> {
   if (envelope !== null) problems.push(envelope);
   if (text.includes('\u0000')) problems.push('raw NUL byte in the response');
   if (text.includes(token) || text.includes(otherToken)) problems.push('the response echoes a token');
+  for (const host of HOSTILE_HOSTS) {
+    if (text.toLowerCase().includes(host.toLowerCase()))
+      problems.push(`the response carries the Host ${host}`);
+  }
+  if (injection !== undefined) problems.push(...injectionProblems(op, injection, status, body));
   if (problems.length > 0) {
     const cause = serverErrors(logged);
     throw new Error(
@@ -317,6 +371,45 @@ async function fuzz(op: Operation, focus: Focus | undefined, numRuns: number): P
   }
 }
 
+/** One request, drawn with the operation's seed, with `value` where the focus aims (or valid throughout). */
+function oneRequest(op: Operation, focus: Focus, value?: Injection['value']): FuzzRequest {
+  const forced = value === undefined ? ctx : { ...ctx, forced: value };
+  const [request] = fc.sample(requestsFor(op, forced, focus), {
+    numRuns: 1,
+    seed: seedFor(`${op.method} ${op.path} ${focus.in} ${focus.path.join('.')}`),
+  });
+  if (request === undefined) throw new Error('no request drawn');
+  return request;
+}
+
+/**
+ * Every injected class at every place it applies, once each (the drawn runs meet them only now and then),
+ * and one of the hostile Host headers (in turn) on a request valid throughout.
+ */
+async function injectEverything(op: Operation, focuses: Focus[]): Promise<void> {
+  for (const focus of focuses) {
+    for (const injection of injectionsAt(placeOf(focus))) {
+      const request = oneRequest(op, focus, injection.value);
+      try {
+        await check(op, request, injection);
+      } catch (error) {
+        (error as Error).message =
+          `${injection.kind} value ${injection.text} at ${focus.in} ${focus.path.join('.')}: ${(error as Error).message}\n` +
+          `request: ${request.method} ${request.url} ${request.body?.slice(0, 300) ?? ''}`;
+        throw error;
+      }
+    }
+  }
+  const host = HOSTILE_HOSTS[operations.indexOf(op) % HOSTILE_HOSTS.length] ?? '';
+  const request = oneRequest(op, NOWHERE);
+  try {
+    await check(op, { ...request, headers: { ...request.headers, host, 'x-forwarded-host': host } });
+  } catch (error) {
+    (error as Error).message = `Host ${host}: ${(error as Error).message}`;
+    throw error;
+  }
+}
+
 describe(`every OpenAPI operation under fuzzing (seed ${SEED})`, () => {
   it('covers the whole document', () => {
     expect(operations.length).toBeGreaterThan(100);
@@ -327,6 +420,7 @@ describe(`every OpenAPI operation under fuzzing (seed ${SEED})`, () => {
     it(
       `${op.method} ${op.path}`,
       async () => {
+        await injectEverything(op, focuses);
         for (const focus of focuses) await fuzz(op, focus, FOCUSED_RUNS);
         await fuzz(op, undefined, RUNS);
       },

@@ -2,12 +2,20 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FaucetDirectory } from '../../src/chains/faucets.ts';
 import { startTronSandboxDevnet } from '../../src/chains/tron/sandbox-devnet.ts';
-import { FaucetDirectory } from '../../src/services/faucets.ts';
+import { BODY_LIMITS } from '../../src/http/body-limits.ts';
+import { HOST_REQUIRED, TOO_MANY_CONNECTIONS } from '../../src/http/http-server.ts';
+import { WORST_SHAPES } from '../helpers/fuzz.ts';
 import { startGateway, type TestGateway, testDatabase } from '../helpers/gateway.ts';
+import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { rawHttpExchange } from '../helpers/raw-http.ts';
+
+const REQUEST_TIMEOUT_SECONDS = 2;
+const MAX_CONNECTIONS_PER_CLIENT = 16;
 
 let gw: TestGateway;
 let token: string;
@@ -16,35 +24,20 @@ let userId: string;
 beforeAll(async () => {
   gw = await startGateway({
     env: {
-      TRON_MAINNET_URLS: 'http://127.0.0.1:9',
-      TRON_TESTNET_URLS: 'http://127.0.0.1:9',
-      NODE_RETRIES: '0',
+      ...OFFLINE_NODES_ENV,
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+      REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
+      MAX_CONNECTIONS_PER_CLIENT: String(MAX_CONNECTIONS_PER_CLIENT),
+      // The sign-in bodies here probe parsing and time-outs, not the per-address sign-in budget.
+      SIGN_IN_RATE_PER_CLIENT: '10000/1',
     },
   });
   ({ token, userId } = await gw.userToken());
 });
 afterAll(() => gw?.close());
 
-/** Writes bytes as they are and reads the whole answer (status line, headers, body). */
-function rawExchange(bytes: string): Promise<{ status: number; body: string }> {
-  const { port } = new URL(gw.baseUrl);
-  return new Promise((resolve, reject) => {
-    // Written, not ended: a half-closed socket may be dropped before the answer is written.
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(bytes));
-    let response = '';
-    socket.on('data', (chunk) => {
-      response += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('close', () =>
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0),
-        body: response.slice(response.indexOf('\r\n\r\n') + 4),
-      }),
-    );
-  });
-}
+/** Writes bytes as they are and reads the whole answer (status and body). */
+const rawExchange = (bytes: string) => rawHttpExchange(gw.baseUrl, bytes);
 
 function multipartWithFields(count: number): { body: string; type: string } {
   const boundary = 'xxBOUNDARYxx';
@@ -104,11 +97,12 @@ describe('bodies are bounded and parsed only for a caller with a valid token', (
   });
 
   it('writes one bounded log line per request: method, route and status, never the query', async () => {
+    const ONE_LINE_ID = '6a0c2f4e-8b1d-4c3e-9f5a-7d6e5c4b3a21';
     const before = gw.logLines.length;
-    await gw.request('GET', '/healthz?probe=1', { headers: { 'x-request-id': 'one-line-per-request' } });
+    await gw.request('GET', '/healthz?probe=1', { headers: { 'x-request-id': ONE_LINE_ID } });
     // The line is written once the answer has gone out, which can be just after the client has it.
     const ofThisRequest = () =>
-      gw.logLines.map((line) => JSON.parse(line)).filter((l) => l.requestId === 'one-line-per-request');
+      gw.logLines.map((line) => JSON.parse(line)).filter((l) => l.requestId === ONE_LINE_ID);
     await waitFor(() => (ofThisRequest().some((l) => l.msg === 'request') ? true : undefined), 5_000);
     expect(ofThisRequest()).toEqual([
       expect.objectContaining({ msg: 'request', method: 'GET', route: '/healthz', status: 200 }),
@@ -117,7 +111,216 @@ describe('bodies are bounded and parsed only for a caller with a valid token', (
   });
 });
 
+describe('bodies are sized per route, and none within its limit holds the event loop', () => {
+  /** The largest body each kind of route takes, with a caller that reaches its parser. */
+  const ROUTES = [
+    { what: 'sign-in (anonymous)', path: '/api/session', limit: BODY_LIMITS.signIn, auth: false },
+    {
+      what: 'a send (default limit)',
+      path: '/api/v2/tron/transactions',
+      limit: BODY_LIMITS.default,
+      auth: true,
+    },
+    {
+      what: 'a broadcast',
+      path: '/api/v2/tron/transactions/broadcast',
+      limit: BODY_LIMITS.signedTransaction,
+      auth: true,
+    },
+  ];
+
+  const post = (path: string, raw: string, auth: boolean) =>
+    gw.request('POST', path, {
+      raw,
+      headers: { 'content-type': 'application/json' },
+      ...(auth ? { token } : {}),
+    });
+
+  it('answers 413 in the envelope past each route limit, and documents the limit', async () => {
+    for (const { what, path, limit, auth } of ROUTES) {
+      const over = await post(path, JSON.stringify({ to: 'x'.repeat(limit) }), auth);
+      expect(over.status, what).toBe(413);
+      expect(over.body).toEqual({ status: 413, ok: false, message: 'Request body is too large', errors: [] });
+      const under = await post(path, JSON.stringify({ to: 'x'.repeat(limit - 100) }), auth);
+      expect([400, 401, 422], what).toContain(under.status);
+    }
+    const many = await post('/api/v2/tron/transactions', `[${'0,'.repeat(5_000)}0]`, true);
+    expect(many.status).toBe(413);
+    expect(many.body.message).toBe('A JSON body may hold at most 4096 values');
+    const document = (await gw.request('GET', '/openapi.json')).body;
+    expect(document.paths['/api/session'].post.responses['413'].description).toContain('4,096 bytes');
+    expect(
+      document.paths['/api/v2/{chain}/transactions/broadcast']?.post.responses['413'].description ??
+        document.paths['/api/v2/tron/transactions/broadcast'].post.responses['413'].description,
+    ).toContain('1,048,576 bytes');
+  });
+
+  it('parses the worst shapes at each route limit holding the loop at most 20 ms (80 ms with margin)', async () => {
+    const worst: string[] = [];
+    for (const { what, path, limit, auth } of ROUTES) {
+      for (const [shape, make] of Object.entries(WORST_SHAPES)) {
+        const body = make(limit - 64);
+        expect(Buffer.byteLength(body)).toBeLessThanOrEqual(limit);
+        // The least of up to five tries: a parse that holds the loop does so every time, while a pause of
+        // the whole process (the machine busy, a collection of garbage) comes and goes.
+        let least = Number.POSITIVE_INFINITY;
+        for (let attempt = 0; attempt < 5 && least >= 20; attempt++) {
+          const delay = monitorEventLoopDelay({ resolution: 1 });
+          delay.enable();
+          const res = await post(path, body, auth);
+          delay.disable();
+          expect(res.status, `${what}, ${shape}`).toBeGreaterThanOrEqual(400);
+          expect(res.status, `${what}, ${shape}`).toBeLessThan(500);
+          expect(res.text, 'no input quoted back').not.toContain('k1');
+          least = Math.min(least, delay.max / 1e6);
+        }
+        worst.push(`${what}, ${shape}: ${least.toFixed(1)} ms`);
+        // The monitor's own resolution (1 ms) and the test's client share the loop: a 4x margin over 20 ms.
+        expect(least, `${what}, ${shape}`).toBeLessThan(80);
+      }
+    }
+    console.info(`event-loop delay per body:\n${worst.join('\n')}`);
+  });
+
+  it('keeps /healthz quick while three clients flood the sign-in with worst-shape bodies', async () => {
+    const bodies = Object.values(WORST_SHAPES).map((make) => make(BODY_LIMITS.signIn - 64));
+    const until = performance.now() + 1_500;
+    let flooded = 0;
+    const client = async () => {
+      for (let i = 0; performance.now() < until; i++) {
+        const res = await post('/api/session', bodies[i % bodies.length]!, false);
+        expect(res.status).toBeLessThan(500);
+        flooded++;
+      }
+    };
+    const latencies: number[] = [];
+    const probe = async () => {
+      while (performance.now() < until) latencies.push(await healthLatencyMs());
+    };
+    await Promise.all([client(), client(), client(), probe()]);
+    latencies.sort((a, b) => a - b);
+    const p50 = latencies[latencies.length >> 1] ?? Number.POSITIVE_INFINITY;
+    const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? Number.POSITIVE_INFINITY;
+    console.info(
+      `${flooded} flood requests; /healthz p50 ${latencies[latencies.length >> 1]?.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`,
+    );
+    // Before the limits, three such clients with 1 MiB bodies held it at 6 s (p50) and 8.5 s (p99). The
+    // bounds leave room for a loaded machine.
+    expect(flooded).toBeGreaterThan(10);
+    expect(p50).toBeLessThan(250);
+    expect(p99).toBeLessThan(1_000);
+  });
+});
+
+describe('slow requests and many connections', () => {
+  /** Opens a socket from `from` and writes `head`, then one byte of `trickle` every `everyMs`. */
+  function trickle(head: string, drip: string, everyMs: number, from = '127.0.0.1') {
+    const { port } = new URL(gw.baseUrl);
+    return new Promise<{ status: number; body: string; closedAfterMs: number }>((resolve, reject) => {
+      const started = performance.now();
+      const socket = net.connect({ port: Number(port), host: '127.0.0.1', localAddress: from }, () => {
+        socket.write(head);
+        let i = 0;
+        const timer = setInterval(() => {
+          if (socket.destroyed || i >= drip.length) return clearInterval(timer);
+          socket.write(drip[i++]!);
+        }, everyMs);
+        socket.on('close', () => clearInterval(timer));
+      });
+      let response = '';
+      socket.on('data', (chunk) => {
+        response += chunk;
+      });
+      socket.on('error', (error) =>
+        (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error),
+      );
+      socket.on('close', () =>
+        resolve({
+          status: Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0),
+          body: response.slice(response.indexOf('\r\n\r\n') + 4),
+          closedAfterMs: performance.now() - started,
+        }),
+      );
+    });
+  }
+
+  it('cuts a body or headers trickled a byte at a time: 408 in the envelope, within the time-out', async () => {
+    const bound = (REQUEST_TIMEOUT_SECONDS + 1) * 1_000;
+    const [body, headers] = await Promise.all([
+      trickle(
+        'POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n',
+        `{"email":"${'a'.repeat(190)}`,
+        300,
+      ),
+      trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n', `X-Slow: ${'a'.repeat(100)}`, 300),
+    ]);
+    for (const cut of [body, headers]) {
+      expect(cut.status).toBe(408);
+      expect(JSON.parse(cut.body)).toEqual({
+        status: 408,
+        ok: false,
+        message: 'The request took too long to arrive',
+        errors: [],
+      });
+      // Within the time-out and one check of it, with room for a loaded machine.
+      expect(cut.closedAfterMs).toBeGreaterThan(REQUEST_TIMEOUT_SECONDS * 1_000 - 100);
+      expect(cut.closedAfterMs).toBeLessThan(bound * 3);
+    }
+  });
+
+  it('refuses connections past the bound per client address, and serves the others', async () => {
+    const { port } = new URL(gw.baseUrl);
+    // One client is 127.0.0.3 (loopback answers every 127/8 address); the test's own requests come from 127.0.0.1.
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = net.connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.3' }, () =>
+          resolve(socket),
+        );
+        socket.on('error', reject);
+      });
+    const held: net.Socket[] = [];
+    try {
+      for (let i = 0; i < MAX_CONNECTIONS_PER_CLIENT; i++) held.push(await open());
+      const extra = await trickle('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '', 1_000, '127.0.0.3');
+      expect(extra.status).toBe(429);
+      expect(JSON.parse(extra.body)).toEqual({
+        status: 429,
+        ok: false,
+        message: TOO_MANY_CONNECTIONS,
+        errors: [],
+      });
+      // Another client is served meanwhile.
+      expect((await gw.request('GET', '/healthz')).status).toBe(200);
+      // A held connection is a working one; once one closes, the client may open another.
+      held.pop()?.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const again = await trickle(
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+        '',
+        1_000,
+        '127.0.0.3',
+      );
+      expect(again.status).toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+});
+
 describe('framework errors are answered in the envelope and echo nothing', () => {
+  it('answers a request without Host (HTTP/1.1) with 400 in the envelope, not a bare 400', async () => {
+    const res = await rawExchange('GET /healthz HTTP/1.1\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ status: 400, ok: false, message: HOST_REQUIRED, errors: [] });
+    const post = await rawExchange(
+      'POST /api/session HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    expect(post.status).toBe(400);
+    expect(JSON.parse(post.body)).toMatchObject({ status: 400, ok: false, message: HOST_REQUIRED });
+    // HTTP/1.0 has no Host requirement.
+    expect((await rawExchange('GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
   it('answers a malformed percent-encoding with 400', async () => {
     const res = await rawExchange(
       'GET /api/v2/tron/blocks/%zzsecretpath HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
@@ -159,6 +362,32 @@ describe('framework errors are answered in the envelope and echo nothing', () =>
     });
     expect(res.status).toBe(415);
     expect(res.text).not.toContain('evil');
+  });
+});
+
+describe('page links come from the route, never from the request', () => {
+  it('keeps a hostile Host or X-Forwarded-Host out of the pagination URLs', async () => {
+    for (const list of ['/api/v2/tron/transactions', '/api/v2/tron/webhooks/notifications']) {
+      const { status, body } = await rawExchange(
+        `GET ${list}?page=1 HTTP/1.1\r\nHost: attacker.example:81\r\nX-Forwarded-Host: forwarded.example\r\n` +
+          `X-Forwarded-Proto: gopher\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(status, body).toBe(200);
+      expect(body).not.toMatch(/attacker|forwarded|gopher/);
+      const page = JSON.parse(body);
+      expect(page).toMatchObject({
+        path: list,
+        first_page_url: `${list}?page=1`,
+        last_page_url: `${list}?page=1`,
+        next_page_url: null,
+        prev_page_url: null,
+      });
+      expect(page.links.map((link: { url: string | null }) => link.url)).toEqual([
+        null,
+        `${list}?page=1`,
+        null,
+      ]);
+    }
   });
 });
 

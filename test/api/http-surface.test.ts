@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVED_CHAINS } from '../../src/chains/families.ts';
-import { CHAIN_NAMES } from '../../src/chains/types.ts';
+import { servedChains } from '../../src/chains/families.ts';
 import { sendOk } from '../../src/http/envelope.ts';
 import { startMetricsServer } from '../../src/http/metrics-server.ts';
 import { routeSchema } from '../../src/http/route-schema.ts';
@@ -85,9 +84,10 @@ describe('envelope and routing', () => {
     const chainParam = spec.paths['/api/v2/{chain}/webhooks'].get.parameters.find(
       (p: { name: string }) => p.name === 'chain',
     );
-    expect(chainParam.schema.enum).toEqual(SERVED_CHAINS);
+    expect(chainParam.schema.enum).toEqual(servedChains());
     const document = JSON.stringify(spec).toLowerCase();
-    const unserved = CHAIN_NAMES.filter((chain) => !SERVED_CHAINS.includes(chain));
+    // Chains no family of this gateway serves.
+    const unserved = ['dogecoin', 'litecoin'];
     for (const chain of unserved) {
       expect(document, chain).not.toContain(chain);
       const inPath = await gw.request('GET', `/api/v2/${chain}/webhooks`, { token });
@@ -128,11 +128,26 @@ describe('envelope and routing', () => {
     }
   });
 
-  it('echoes a request id, or makes one', async () => {
-    const mine = await gw.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
-    expect(mine.headers.get('x-request-id')).toBe('abc-123');
+  it('echoes a request id of its own shape, or makes one', async () => {
+    const id = '3f2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d';
+    const mine = await gw.request('GET', '/healthz', { headers: { 'x-request-id': id } });
+    expect(mine.headers.get('x-request-id')).toBe(id);
     const made = await gw.request('GET', '/healthz');
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never echoes or logs an id of another shape, a token pasted in by mistake above all', async () => {
+    const { token } = await gw.userToken();
+    const before = gw.logLines.length;
+    for (const sent of [token, 'abc-123', 'a'.repeat(64), `${'3f2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d'}x`]) {
+      const res = await gw.request('GET', '/healthz', { headers: { 'x-request-id': sent } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+      expect(res.headers.get('x-request-id')).not.toBe(sent);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(gw.logLines.slice(before).join('\n')).not.toContain(token);
+    expect(gw.logLines.slice(before).join('\n')).not.toContain('abc-123');
   });
 });
 
@@ -212,9 +227,21 @@ describe('request bodies', () => {
     for (const error of res.body.errors) expect(error.message).toMatch(/\S/);
   });
 
-  it('answers a missing body with 422, not 500', async () => {
+  it('answers a missing body with 422 naming each required field, not 500', async () => {
     const res = await gw.request('POST', '/api/v2/testkit/echo', { token });
     expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['amount', 'to']);
+  });
+
+  it('takes no body at all as {} where every field is optional: an empty POST creates an unsecure address', async () => {
+    // `curl -X POST $API/addresses -H "$AUTH"`: no body, no content type; one chain per family.
+    for (const chain of ['tron', 'ethereum', 'solana', 'bitcoin']) {
+      const res = await gw.request('POST', `/api/v2/${chain}/addresses`, { token });
+      expect(res.status, `${chain}: ${res.text}`).toBe(201);
+      const [created] = res.body.data;
+      expect(created.address, chain).toEqual(expect.any(String));
+      expect(JSON.stringify(created), chain).toMatch(/private/i);
+    }
   });
 });
 

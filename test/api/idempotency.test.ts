@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_IN_PROGRESS, KEY_OTHER_REQUEST, KEY_OUTCOME_UNKNOWN } from '../../src/http/idempotency.ts';
+import { evmSettling } from '../../src/chains/evm/settling.ts';
+import { familyOf } from '../../src/chains/families.ts';
+import {
+  KEY_IN_PROGRESS,
+  KEY_OTHER_REQUEST,
+  KEY_OUTCOME_UNKNOWN,
+  KEY_UNSETTLED,
+} from '../../src/http/idempotency.ts';
 import { canonicalJson } from '../../src/http/request-fingerprint.ts';
+import { createLogger } from '../../src/logger.ts';
 import { IdempotencyKeys, RECOVERED_MESSAGE } from '../../src/services/idempotency-keys.ts';
+import { NOT_SENT_MESSAGE, NOT_SENT_STATUS, SendSettler } from '../../src/services/send-settler.ts';
 import { type ApiResponse, freshDatabase, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
@@ -56,6 +65,38 @@ async function keyRow(key: string, user = userId) {
     .where('user_id', '=', user)
     .where('key', '=', key)
     .executeTakeFirst();
+}
+
+/** What a request cut short leaves: its row running without an answer, its lease lapsed; sent or not. */
+function lapse(key: string, sendStarted: boolean) {
+  return gw.ctx.store.db
+    .updateTable('idempotency_keys')
+    .set({
+      state: 'running',
+      response_status: null,
+      response_sealed: null,
+      lease_token: randomUUID(),
+      locked_until: new Date(Date.now() - 1000).toISOString(),
+      send_started_at: sendStarted ? new Date().toISOString() : null,
+    })
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .execute();
+}
+
+/** Moves a key's lease to end `ms` from now (a negative `ms`: it has lapsed), its token unchanged. */
+function leaseUntil(key: string, ms: number) {
+  return gw.ctx.store.db
+    .updateTable('idempotency_keys')
+    .set({ locked_until: new Date(Date.now() + ms).toISOString() })
+    .where('key', '=', key)
+    .execute();
+}
+
+/** A funded pair, a fresh key and the body of a 0.01 ETH send between them. */
+async function keyedSend() {
+  const { from, to } = await fundedPair();
+  return { from, to, key: randomUUID(), body: { from, to, amount: '0.01', password: PASSWORD } };
 }
 
 async function quotasLeft(as = token) {
@@ -190,9 +231,7 @@ describe('a send with an Idempotency-Key', () => {
   });
 
   it('runs again once the key has expired', async () => {
-    const { from, to } = await fundedPair();
-    const key = randomUUID();
-    const body = { from, to, amount: '0.01', password: PASSWORD };
+    const { from, key, body } = await keyedSend();
     const first = await post('/transactions', body, key);
     await gw.ctx.store.db
       .updateTable('idempotency_keys')
@@ -243,32 +282,11 @@ describe('a send with an Idempotency-Key', () => {
 });
 
 describe('a request cut short by a restart (its row left running, its lease lapsed)', () => {
-  const lapse = (key: string, sendStarted: boolean) =>
-    gw.ctx.store.db
-      .updateTable('idempotency_keys')
-      .set({
-        state: 'running',
-        response_status: null,
-        response_sealed: null,
-        lease_token: randomUUID(),
-        locked_until: new Date(Date.now() - 1000).toISOString(),
-        send_started_at: sendStarted ? new Date().toISOString() : null,
-      })
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .execute();
-
   it('while the lease holds: 409 with Retry-After', async () => {
-    const { from, to } = await fundedPair();
-    const key = randomUUID();
-    const body = { from, to, amount: '0.01', password: PASSWORD };
+    const { from, key, body } = await keyedSend();
     await post('/transactions', body, key);
     await lapse(key, false);
-    await gw.ctx.store.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(Date.now() + 60_000).toISOString() })
-      .where('key', '=', key)
-      .execute();
+    await leaseUntil(key, 60_000);
     const busy = await post('/transactions', body, key);
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
@@ -276,9 +294,7 @@ describe('a request cut short by a restart (its row left running, its lease laps
   });
 
   it('before its transaction went to the node: the next request runs it, once', async () => {
-    const { from, to } = await fundedPair();
-    const key = randomUUID();
-    const body = { from, to, amount: '0.01', password: PASSWORD };
+    const { from, key, body } = await keyedSend();
     // What a request killed before sending leaves: its row, running, and nothing on chain or in the history.
     const keys = new IdempotencyKeys(gw.ctx.store.db, gw.ctx.masterKey, 3_600_000);
     const request = {
@@ -314,34 +330,20 @@ describe('a request cut short by a restart (its row left running, its lease laps
     const slow = await keys.claim(request);
     if (slow.kind !== 'claimed') throw new Error(slow.kind);
     // Its lease lapses (its process stalled), its token unchanged: the slow request does not know yet.
-    await gw.ctx.store.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
-      .where('key', '=', key)
-      .execute();
+    await leaseUntil(key, -1000);
     expect(await keys.renew(slow.claim)).toBe(true);
-    await gw.ctx.store.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
-      .where('key', '=', key)
-      .execute();
+    await leaseUntil(key, -1000);
     const taker = await keys.claim(request);
     if (taker.kind !== 'claimed') throw new Error(taker.kind);
     expect(await keys.startSend(slow.claim)).toBe(false);
     expect(await keys.startSend(taker.claim)).toBe(true);
     // Once a send has started, a lapsed lease is never taken over.
-    await gw.ctx.store.db
-      .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
-      .where('key', '=', key)
-      .execute();
+    await leaseUntil(key, -1000);
     expect((await keys.claim(request)).kind).toBe('outcome-unknown');
   });
 
   it('after it went to the node and reached the history: answered from the history, not sent again', async () => {
-    const { from, to } = await fundedPair();
-    const key = randomUUID();
-    const body = { from, to, amount: '0.01', password: PASSWORD };
+    const { from, key, body } = await keyedSend();
     const sent = await post('/transactions', body, key);
     expect(sent.status).toBe(201);
     await lapse(key, true);
@@ -359,9 +361,7 @@ describe('a request cut short by a restart (its row left running, its lease laps
   });
 
   it('after it went to the node with no trace in the history: 409, never sent again', async () => {
-    const { from, to } = await fundedPair();
-    const key = randomUUID();
-    const body = { from, to, amount: '0.01', password: PASSWORD };
+    const { from, key, body } = await keyedSend();
     await post('/transactions', body, key);
     await lapse(key, true);
     // As if the process died between handing the transaction to the node and writing the history.
@@ -376,6 +376,73 @@ describe('a request cut short by a restart (its row left running, its lease laps
     expect(unknown.body.message).toBe(KEY_OUTCOME_UNKNOWN);
     expect(unknown.headers.get('retry-after')).toBeNull();
     expect(await sentBy(from)).toBe(1);
+  });
+});
+
+describe("a send cut short between its intent and the node's answer", () => {
+  /** As if the process died once the row had its intent: the row without an answer, its txid `txid`. */
+  const unanswer = (from: string, txid: string) =>
+    gw.ctx.store.db
+      .updateTable('transactions')
+      .set({ txid, http_status: null, response_json: null })
+      .where('from', '=', from)
+      .execute();
+  /** A settler on a clock of the test's, which starts now. */
+  const settlerOnClock = () => {
+    const clock = { at: Date.now() };
+    const settler = new SendSettler({
+      transactions: gw.ctx.transactions,
+      registry: gw.ctx.registry,
+      familyOf,
+      logger: createLogger('silent'),
+      now: () => new Date(clock.at),
+    });
+    return { settler, advance: (ms: number) => (clock.at += ms) };
+  };
+
+  it('the node had it: 409 with Retry-After while unsettled, then the 201 it was, never sent again', async () => {
+    const { from, key, body } = await keyedSend();
+    const sent = await post('/transactions', body, key);
+    expect(sent.status, sent.text).toBe(201);
+    await lapse(key, true);
+    await unanswer(from, sent.body.data.txid);
+    const waiting = await post('/transactions', body, key);
+    expect(waiting.status).toBe(409);
+    expect(waiting.body.message).toBe(KEY_UNSETTLED);
+    expect(waiting.headers.get('retry-after')).toBe('5');
+    await settlerOnClock().settler.runOnce();
+    const recovered = await post('/transactions', body, key);
+    expect(recovered.status, recovered.text).toBe(201);
+    expect(recovered.body).toEqual({
+      status: 201,
+      ok: true,
+      message: RECOVERED_MESSAGE,
+      data: { txid: sent.body.data.txid },
+    });
+    expect(await sentBy(from)).toBe(1);
+    expect(await historyOf(from)).toEqual([
+      expect.objectContaining({ txid: sent.body.data.txid, http_status: 201 }),
+    ]);
+  });
+
+  it('the node never had it: after the grace, the failure that says nothing was sent', async () => {
+    const { from, key, body } = await keyedSend();
+    expect((await post('/transactions', body, key)).status).toBe(201);
+    await lapse(key, true);
+    const neverSent = `0x${'ab'.repeat(32)}`;
+    await unanswer(from, neverSent);
+    const { settler, advance } = settlerOnClock();
+    await settler.runOnce();
+    expect((await post('/transactions', body, key)).body.message).toBe(KEY_UNSETTLED);
+    advance(evmSettling.graceMs + 1000);
+    await settler.runOnce();
+    const failed = await post('/transactions', body, key);
+    expect(failed.status).toBe(NOT_SENT_STATUS);
+    expect(failed.body).toMatchObject({ ok: false, message: NOT_SENT_MESSAGE });
+    expect(failed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await historyOf(from)).toEqual([
+      expect.objectContaining({ txid: neverSent, http_status: NOT_SENT_STATUS }),
+    ]);
   });
 });
 
@@ -439,6 +506,7 @@ describe('creates with an Idempotency-Key', () => {
     const send = document.paths['/api/v2/ethereum/transactions'].post;
     expect(send.parameters.map((p: { name: string }) => p.name)).toContain('idempotency-key');
     expect(send.responses['409']).toBeDefined();
+    expect(send.responses[String(NOT_SENT_STATUS)]).toBeDefined();
     const build = document.paths['/api/v2/ethereum/transactions/build'].post;
     expect(build.parameters.map((p: { name: string }) => p.name)).not.toContain('idempotency-key');
     expect(build.responses['409']).toBeUndefined();

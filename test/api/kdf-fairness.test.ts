@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kdfScheduler } from '../../src/custody/kdf-scheduler.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { client, NO_NODES, PASSWORD, SLOW, WRONG } from '../helpers/wallet-passwords.ts';
+import { client, FULL_KDF, NO_NODES, PASSWORD, SLOW, WRONG } from '../helpers/wallet-passwords.ts';
 
 // One user's flood of wrong-password key work must not hold up another user's export: the KDF scheduler
 // serves users in turn. It runs on one database only (the vitest config leaves it out of Postgres): no
@@ -14,7 +14,12 @@ describe('fair key derivation', { timeout: SLOW }, () => {
   beforeAll(async () => {
     // Throttling would cut the flood short: here it must keep the KDF scheduler busy.
     gw = await startGateway({
-      env: { ...NO_NODES, PASSWORD_MAX_FAILURES_PER_ADDRESS: '1000', PASSWORD_MAX_FAILURES_PER_USER: '1000' },
+      env: {
+        ...NO_NODES,
+        ...FULL_KDF,
+        PASSWORD_MAX_FAILURES_PER_ADDRESS: '1000',
+        PASSWORD_MAX_FAILURES_PER_USER: '1000',
+      },
     });
   });
   afterAll(() => gw?.close());

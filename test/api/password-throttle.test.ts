@@ -6,14 +6,16 @@ import {
   type TestDatabase,
   type TestGateway,
 } from '../helpers/gateway.ts';
-import { client, NO_NODES, PASSWORD, SLOW, WRONG } from '../helpers/wallet-passwords.ts';
+import { client, FULL_KDF, NO_NODES, PASSWORD, SLOW, WRONG } from '../helpers/wallet-passwords.ts';
 
 /**
  * Wrong wallet passwords through the real HTTP API: lockouts per address and per user (429 with
  * Retry-After, answered without running scrypt), kept in the database across a restart, doubling up to
  * a cap, reset by a right password (one user's flood of key work beside another's export:
  * kdf-fairness.test.ts).
- * Keys are sealed with the real scrypt (N=2^17), so the counts stay small.
+ * That a locked answer runs no scrypt is told by its time, against the real scrypt (N=2^17); the counting
+ * of lockouts is not about the derivation and runs on the test gateway's cheap one (a sealed key's form
+ * is the same).
  */
 
 /** A clock the tests move forward to end lockouts without waiting. */
@@ -33,28 +35,27 @@ function expectLockout(res: ApiResponse, scope: 'for this address' | 'on this ac
   });
 }
 
-describe('wrong-password lockouts', { timeout: SLOW }, () => {
-  // Small limits keep the number of real scrypt runs down; the window is short so that the per-user count
-  // of one test's earlier failures is gone once the clock has moved past a lockout.
-  const env = {
-    ...NO_NODES,
-    PASSWORD_MAX_FAILURES_PER_ADDRESS: '3',
-    PASSWORD_MAX_FAILURES_PER_USER: '6',
-    PASSWORD_FAILURE_WINDOW_SECONDS: '60',
-    PASSWORD_LOCKOUT_SECONDS: '60',
-    PASSWORD_LOCKOUT_MAX_SECONDS: '150',
-  };
-  let database: TestDatabase;
+// Small limits; the window is short so that the per-user count of one test's earlier failures is gone once
+// the clock has moved past a lockout.
+const LIMITS = {
+  ...NO_NODES,
+  PASSWORD_MAX_FAILURES_PER_ADDRESS: '3',
+  PASSWORD_MAX_FAILURES_PER_USER: '6',
+  PASSWORD_FAILURE_WINDOW_SECONDS: '60',
+  PASSWORD_LOCKOUT_SECONDS: '60',
+  PASSWORD_LOCKOUT_MAX_SECONDS: '150',
+};
+
+describe('a locked address answers without a key derivation', { timeout: SLOW }, () => {
+  // The real scrypt: a locked answer is told from a derivation by its time.
   let gw: TestGateway;
   const current = () => gw;
 
   beforeAll(async () => {
-    database = freshDatabase();
-    gw = await startGateway({ env, now, database });
+    gw = await startGateway({ env: { ...LIMITS, ...FULL_KDF }, now });
   });
   afterAll(async () => {
     await gw?.close();
-    await database?.drop();
   });
 
   it('locks an address after N wrong passwords: 429 with Retry-After, no scrypt run, the right password too', async () => {
@@ -87,6 +88,22 @@ describe('wrong-password lockouts', { timeout: SLOW }, () => {
     const other = await api.newTronAddress();
     expect((await api.exportTron(other, PASSWORD)).status).toBe(200);
   });
+});
+
+describe('wrong-password lockouts', { timeout: SLOW }, () => {
+  const env = LIMITS;
+  let database: TestDatabase;
+  let gw: TestGateway;
+  const current = () => gw;
+
+  beforeAll(async () => {
+    database = freshDatabase();
+    gw = await startGateway({ env, now, database });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await database?.drop();
+  });
 
   it('throttles sends, private key and keystore exports alike (EVM)', async () => {
     const { token } = await gw.userToken();
@@ -109,6 +126,47 @@ describe('wrong-password lockouts', { timeout: SLOW }, () => {
       'for this address',
       60,
     );
+  });
+
+  it("counts Tron's 422 wrong-password answers on sends and staking toward the lockout, keeping their request units", async () => {
+    const { token, userId } = await gw.userToken();
+    const api = client(current, token);
+    const from = await api.newTronAddress();
+    const to = 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN';
+    const requestsLeft = async () => (await gw.ctx.quotas.remaining(userId)).quotas.requests;
+    const before = await requestsLeft();
+    const attempts = [
+      () => api.tron('POST', '/transactions', { json: { from, to, amount: 1, password: WRONG } }),
+      () =>
+        api.tron('POST', '/transactions/trc20', {
+          json: {
+            from,
+            to,
+            contractaddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+            amount: 1,
+            password: WRONG,
+          },
+        }),
+      () =>
+        api.tron('POST', '/freeze', {
+          json: { address: from, amount: 1, resource: 'ENERGY', password: WRONG },
+        }),
+    ];
+    for (const attempt of attempts) {
+      const res = await attempt();
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.message).toBe(
+        `Validate signature error: the password does not open the key of ${from}`,
+      );
+    }
+    expectLockout(
+      await api.tron('POST', '/transactions', { json: { from, to, amount: 1, password: PASSWORD } }),
+      'for this address',
+      60,
+    );
+    expectLockout(await api.exportTron(from, PASSWORD), 'for this address', 60);
+    // Each guess kept its request unit, as a 401 does (and the two 429s theirs).
+    expect(await requestsLeft()).toBe(Number(before) - 5);
   });
 
   it('keeps a lockout across a restart on the same database', async () => {

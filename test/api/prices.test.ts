@@ -5,6 +5,7 @@ import { pricesRoutes } from '../../src/http/routes/prices.ts';
 import { createPriceService } from '../../src/prices/factory.ts';
 import type { PriceService } from '../../src/prices/service.ts';
 import { PRICE_SYMBOLS } from '../../src/prices/symbols.ts';
+import { binanceTicker } from '../helpers/binance-ticker.ts';
 import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 
 /** A local stand-in for a price API: real HTTP on 127.0.0.1, switchable to failing with 500. */
@@ -79,29 +80,11 @@ const BINANCE_LAST: Record<string, string> = {
 
 function binance(res: ServerResponse, url: URL) {
   const pairs = JSON.parse(url.searchParams.get('symbols') ?? '[]') as string[];
-  const body = pairs.map((symbol) => ({
-    symbol,
-    priceChange: '0.00000000',
-    priceChangePercent: '1.250',
-    weightedAvgPrice: BINANCE_LAST[symbol],
-    prevClosePrice: BINANCE_LAST[symbol],
-    lastPrice: BINANCE_LAST[symbol],
-    lastQty: '0.00150000',
-    bidPrice: BINANCE_LAST[symbol],
-    bidQty: '1.00000000',
-    askPrice: BINANCE_LAST[symbol],
-    askQty: '1.00000000',
-    openPrice: BINANCE_LAST[symbol],
-    highPrice: BINANCE_LAST[symbol],
-    lowPrice: BINANCE_LAST[symbol],
-    volume: '27164.78530000',
-    quoteVolume: '1793620741.12963690',
-    openTime: 1711269900124,
-    closeTime: 1711356300123,
-    firstId: 3493201147,
-    lastId: 3494525063,
-    count: 1323917,
-  }));
+  const body = pairs.map((symbol) => {
+    const last = BINANCE_LAST[symbol];
+    if (last === undefined) throw new Error(`the Binance stand-in has no price for ${symbol}`);
+    return binanceTicker(symbol, last, last, '1.250', 1711356300123);
+  });
   json(res, JSON.stringify(body));
 }
 
@@ -191,8 +174,12 @@ describe('prices API on the local provider', () => {
     ]) {
       const res = await get(url);
       expect(res.status, url).toBe(404);
-      expect(res.body).toEqual({ status: 404, ok: false, message: 'Unknown symbol DOGE', errors: [] });
+      expect(res.body).toEqual({ status: 404, ok: false, message: 'Unknown symbol', errors: [] });
     }
+    // What was asked is never quoted back, markup least of all.
+    const hostile = await get(`/api/v2/prices/${encodeURIComponent('<SVG/ONLOAD=1>')}`);
+    expect(hostile.status).toBe(404);
+    expect(hostile.text.toUpperCase()).not.toContain('ONLOAD');
   });
 
   it('answers bad input with 422 validation errors', async () => {
@@ -202,6 +189,7 @@ describe('prices API on the local provider', () => {
       ['/api/v2/prices/BTC?currency=jpy', 'currency'],
       ['/api/v2/prices/convert?from=BTC&to=USD&amount=abc', 'amount'],
       ['/api/v2/prices/convert?from=BTC&to=USD&amount=-1', 'amount'],
+      ['/api/v2/prices/convert?from=BTC&to=USD&amount=1e1', 'amount'],
       ['/api/v2/prices/convert?from=BTC&to=USD', 'amount'],
       ['/api/v2/prices/BTC/history?days=0', 'days'],
       ['/api/v2/prices/BTC/history?days=366', 'days'],

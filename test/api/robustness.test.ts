@@ -1,24 +1,18 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { startGateway, type TestGateway, UNLIMITED_PLAN_ENV } from '../helpers/gateway.ts';
+import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
+import { rawHttpExchange } from '../helpers/raw-http.ts';
 
 let gw: TestGateway;
 let token: string;
-const UNLIMITED_PLAN = {
-  name: 'unlimited',
-  period: 'month',
-  quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
-};
 
 beforeAll(async () => {
-  // Tron nodes that refuse connections: whatever reaches a node fails fast, and must fail cleanly.
+  // Nodes that refuse connections: whatever reaches a node fails fast, and must fail cleanly.
   gw = await startGateway({
     env: {
-      TRON_MAINNET_URLS: 'http://127.0.0.1:9',
-      TRON_TESTNET_URLS: 'http://127.0.0.1:9',
-      NODE_RETRIES: '0',
+      ...OFFLINE_NODES_ENV,
       // No rate limit: each of the hundreds of requests below must reach the code under test, not a 429.
-      PLANS: JSON.stringify([UNLIMITED_PLAN]),
+      ...UNLIMITED_PLAN_ENV,
     },
   });
   ({ token } = await gw.userToken());
@@ -26,17 +20,8 @@ beforeAll(async () => {
 afterAll(() => gw?.close());
 
 /** Sends bytes as they are over TCP and returns the status line's code (0 if the server just closed). */
-function rawRequest(bytes: string | Buffer): Promise<number> {
-  const { port } = new URL(gw.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
-    let response = '';
-    socket.on('data', (chunk) => {
-      response += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0)));
-  });
+async function rawRequest(bytes: string | Buffer): Promise<number> {
+  return (await rawHttpExchange(gw.baseUrl, bytes, { halfClose: true })).status;
 }
 
 describe('malformed input never yields a 500', () => {

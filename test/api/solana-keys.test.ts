@@ -3,15 +3,8 @@
 // which @solana/web3.js reads back; a send signed with a given private key in the CLI's form.
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 import { Keypair } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  LAMPORTS_PER_SOL,
-  lamportsOf,
-  newKey,
-  PASSWORD,
-  type SolanaApiContext,
-  startSolanaApi,
-} from '../helpers/solana-api.ts';
+import { describe, expect, it } from 'vitest';
+import { LAMPORTS_PER_SOL, lamportsOf, newKey, PASSWORD, solanaApiForFile } from '../helpers/solana-api.ts';
 
 const FORMS_MESSAGE =
   'The privatekey field must be a valid private key (a 64-byte secret key in base58 or as a JSON byte array, or a 32-byte seed in hex or base58).';
@@ -19,16 +12,8 @@ const FORMS_MESSAGE =
 const toText = getBase58Decoder();
 const toBytes = getBase58Encoder();
 
-let context: SolanaApiContext;
-const api: SolanaApiContext['api'] = (...args) => context.api(...args);
-
-beforeAll(async () => {
-  context = await startSolanaApi();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-});
+const context = solanaApiForFile();
+const { api } = context;
 
 async function importKey(privatekey: string, password?: string) {
   return api('POST', '/addresses/import', {

@@ -12,28 +12,19 @@ import {
   signTransaction,
 } from '@solana/kit';
 import { PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   LAMPORTS_PER_SOL,
   lamportsOf,
   newKey,
-  type SolanaApiContext,
-  startSolanaApi,
+  solanaApiForFile,
   tokenUnitsOf,
 } from '../helpers/solana-api.ts';
 
 const base58 = getBase58Decoder();
 
-let context: SolanaApiContext;
-const api: SolanaApiContext['api'] = (...args) => context.api(...args);
-
-beforeAll(async () => {
-  context = await startSolanaApi();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-});
+const context = solanaApiForFile();
+const { api } = context;
 
 async function node(method: string, params: unknown[] = []) {
   const res = await fetch(context.devnet.url, {

@@ -2,26 +2,18 @@
 // a future one), a transaction as the node writes it, the transfers it made, its receipt and fee,
 // balances; the SPL mints' descriptions (Token and Token-2022, with their Metaplex metadata) and token
 // balances.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '@solana/web3.js';
+import { describe, expect, it } from 'vitest';
 import {
   fundedAddress,
   LAMPORTS_PER_SOL,
   newKey,
   PASSWORD,
-  type SolanaApiContext,
-  startSolanaApi,
+  solanaApiForFile,
 } from '../helpers/solana-api.ts';
 
-let context: SolanaApiContext;
-const api: SolanaApiContext['api'] = (...args) => context.api(...args);
-
-beforeAll(async () => {
-  context = await startSolanaApi();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-});
+const context = solanaApiForFile();
+const { api } = context;
 
 /** The node's own answer to a JSON-RPC call (to compare the gateway's reads with). */
 async function node(method: string, params: unknown[] = []): Promise<unknown> {
@@ -75,6 +67,51 @@ describe('solana reads', () => {
     expect(future.body.message).toBe('Block not found');
   });
 
+  it("passes the node's numbers on as numbers, above 2^53 too, so @solana/web3.js takes the answer", async () => {
+    // The faucet holds more than 2^53 lamports: its balance is in every airdrop's preBalances.
+    const signature = await context.devnet.airdrop(newKey().address, LAMPORTS_PER_SOL);
+    await context.devnet.advance(1);
+    const nodeText = await (
+      await fetch(context.devnet.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'getTransaction',
+          params: [
+            signature,
+            { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 },
+          ],
+        }),
+      })
+    ).text();
+    const faucetBefore = /"preBalances":\[(\d+),/.exec(nodeText)?.[1];
+    expect(BigInt(faucetBefore ?? 0)).toBeGreaterThan(2n ** 53n);
+
+    const answer = await api('GET', `/transactions/${signature}`);
+    expect(answer.status, answer.text).toBe(200);
+    // The digits as the node wrote them, unquoted, in the transaction and in the decoded receipt's meta.
+    expect(answer.text).toContain(`"preBalances":[${faucetBefore},`);
+    const receipt = await api('GET', `/transactions/${signature}/receipt/decoded`);
+    expect(receipt.text).toContain(`"preBalances":[${faucetBefore},`);
+
+    // The gateway's `data`, handed to web3.js as its RPC result: its own response check takes it.
+    const dataText = answer.text.slice(answer.text.indexOf('"data":') + '"data":'.length, -1);
+    const connection = new Connection('http://gateway.invalid', {
+      commitment: 'confirmed',
+      fetch: async (_url, init) => {
+        const { id } = JSON.parse(String(init?.body)) as { id: string };
+        return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${dataText}}`, {
+          headers: { 'content-type': 'application/json' },
+        });
+      },
+    });
+    const parsed = await connection.getTransaction(signature, { maxSupportedTransactionVersion: 0 });
+    expect(parsed?.meta?.preBalances[0]).toBe(Number(faucetBefore));
+    expect(parsed?.transaction.signatures).toEqual([signature]);
+  });
+
   it('a SOL send: the node transaction, its exact transfer, receipt with the fee, decoded receipt, balances', async () => {
     const from = await fundedAddress(context, 2n * LAMPORTS_PER_SOL);
     const to = newKey().address;
@@ -125,12 +162,12 @@ describe('solana reads', () => {
     const decodedReceipt = await api('GET', `/transactions/${txid}/receipt/decoded`);
     expect(decodedReceipt.status, decodedReceipt.text).toBe(200);
     expect(decodedReceipt.body.data.outcome).toEqual(receipt.body.data);
-    expect(decodedReceipt.body.data.meta).toMatchObject({
-      fee: 5000,
-      err: null,
-      preBalances: [2_000_000_000, 0, 1],
-      postBalances: [2_000_000_000 - 123_456_789 - 5000, 123_456_789, 1],
-    });
+    const { meta } = decodedReceipt.body.data;
+    expect(meta).toMatchObject({ fee: 5000, err: null });
+    // Sender, receiver, System program; then the Memo program the send's memo names, unchanged.
+    expect(meta.preBalances.slice(0, 3)).toEqual([2_000_000_000, 0, 1]);
+    expect(meta.postBalances.slice(0, 3)).toEqual([2_000_000_000 - 123_456_789 - 5000, 123_456_789, 1]);
+    expect(meta.postBalances[3]).toBe(meta.preBalances[3]);
 
     const sender = await api('GET', `/balances/${from}`);
     expect(sender.body.data).toEqual({ address: from, balance: '1.876538211', lamports: '1876538211' });
@@ -139,7 +176,7 @@ describe('solana reads', () => {
     const empty = newKey().address;
     expect((await api('GET', `/balances/${empty}`)).body.data).toEqual({
       address: empty,
-      balance: '0',
+      balance: '0.000000000',
       lamports: '0',
     });
   });
@@ -261,14 +298,14 @@ describe('solana token reads', () => {
       address: none,
       mint: USDT22,
       decimals: 6,
-      balance: '0',
+      balance: '0.000000',
       balance_raw: '0',
       tokenAccounts: 0,
     });
   });
 });
 
+/** A 6-decimal token's units with all six decimals, as every amount reads. */
 function formatSix(units: bigint): string {
-  const fraction = (units % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
-  return fraction === '' ? (units / 1_000_000n).toString() : `${units / 1_000_000n}.${fraction}`;
+  return `${units / 1_000_000n}.${(units % 1_000_000n).toString().padStart(6, '0')}`;
 }

@@ -1,7 +1,8 @@
 // Solana sends refused before signing, through the HTTP API on the shared devnet: each answers 422 with
 // its reason, moves nothing, and the node is never asked to send (a recording proxy sits in front of
 // it); and the sends at the edges of those rules go through.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../helpers/gateway.ts';
 import {
   fundedAddress,
   LAMPORTS_PER_SOL,
@@ -9,25 +10,16 @@ import {
   newKey,
   PASSWORD,
   RENT_MINIMUM,
-  type SolanaApiContext,
   sol,
-  startSolanaApi,
+  solanaApiForFile,
   tokenUnitsOf,
 } from '../helpers/solana-api.ts';
 
 /** An SPL Token account (165 bytes): (165 + 128) × 6,960 lamports. */
 const TOKEN_ACCOUNT_RENT = 2_039_280n;
 
-let context: SolanaApiContext;
-const api: SolanaApiContext['api'] = (...args) => context.api(...args);
-
-beforeAll(async () => {
-  context = await startSolanaApi();
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-});
+const context = solanaApiForFile();
+const { api } = context;
 
 /** The request's answer, with the node methods it used. */
 async function send(path: string, json: Record<string, unknown>) {
@@ -187,5 +179,135 @@ describe('solana sends refused before signing', () => {
     await context.devnet.advance(1);
     expect(await tokenUnitsOf(context, holder, usdt)).toBe(1_000_001n);
     expect(await lamportsOf(context, from)).toBe(1_000_000n - 5000n);
+  });
+});
+
+describe('solana sends from one address at once', () => {
+  /** The landed transaction's programs, in order, as the node answers getTransaction. */
+  async function programsOf(txid: string): Promise<string[]> {
+    const answer = await fetch(context.devnet.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'getTransaction',
+        params: [txid, { encoding: 'json', commitment: 'confirmed' }],
+      }),
+    });
+    const { result } = (await answer.json()) as {
+      result: {
+        meta: { err: unknown };
+        transaction: { message: { accountKeys: string[]; instructions: { programIdIndex: number }[] } };
+      };
+    };
+    expect(result.meta.err).toBeNull();
+    const { accountKeys, instructions } = result.transaction.message;
+    return instructions.map((ix) => accountKeys[ix.programIdIndex]!);
+  }
+
+  it('two equal sends are two transactions: both land, the receiver gets both amounts', async () => {
+    const from = await fundedAddress(context, LAMPORTS_PER_SOL);
+    const to = newKey().address;
+    const [first, second] = await Promise.all(
+      [1, 2].map(() =>
+        api('POST', '/transactions', { json: { from, to, amount: '0.1', password: PASSWORD } }),
+      ),
+    );
+    expect(first!.status, first!.text).toBe(201);
+    expect(second!.status, second!.text).toBe(201);
+    expect(first!.body.data.txid).not.toBe(second!.body.data.txid);
+    await context.devnet.advance(1);
+    for (const sent of [first!, second!]) {
+      // The transfer, then the memo that tells it from the other.
+      expect(await programsOf(sent.body.data.txid)).toEqual([
+        '11111111111111111111111111111111',
+        'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+      ]);
+    }
+    expect(await lamportsOf(context, to)).toBe(200_000_000n);
+    expect(await lamportsOf(context, from)).toBe(LAMPORTS_PER_SOL - 200_000_000n - 2n * 5000n);
+  });
+
+  it("equal sends of which one fits: one lands, the others are refused in the gateway's words", async () => {
+    const usdt = context.devnet.tokens.spl.USDT;
+    const from = await fundedAddress(context, LAMPORTS_PER_SOL);
+    await context.devnet.faucetSpl(usdt, from, 3_000_000n);
+    const to = newKey().address;
+    // Each of 0.6 SOL from 1 SOL, or of 2 USDT from 3: the node would take every one that reached it
+    // before the first landed, and fail the rest on chain (or in its own words at preflight).
+    const sends = (path: string, json: Record<string, unknown>) =>
+      Array.from({ length: 3 }, () => api('POST', path, { json: { from, to, password: PASSWORD, ...json } }));
+    const results = await Promise.all([
+      ...sends('/transactions', { amount: '0.6' }),
+      ...sends('/transactions/spl', { contractaddress: usdt, amount: '2' }),
+    ]);
+    expect(results.slice(0, 3).filter((res) => res.status === 201)).toHaveLength(1);
+    expect(results.slice(3).filter((res) => res.status === 201)).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 201)) {
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.message).toMatch(new RegExp(`^Insufficient funds: ${from} holds `));
+    }
+    await context.devnet.advance(1);
+    expect(await lamportsOf(context, to)).toBe(600_000_000n);
+    expect(await tokenUnitsOf(context, to, usdt)).toBe(2_000_000n);
+  });
+});
+
+/** 422 with one field error naming `field`, and nothing of `input` quoted back. */
+function expectFieldRefusal(res: ApiResponse, field: string, input: string) {
+  expect(res.status, res.text).toBe(422);
+  expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+  expect(res.text).not.toContain(input);
+}
+
+describe('solana input at the edge of the chain types', () => {
+  /** 2^64 lamports: one more than a u64 (every lamport and token amount on Solana) holds. */
+  const U64_OVERFLOW_SOL = '18446744073709.551616';
+
+  it('refuses an amount of 2^64 base units or more on sends and builds, as a field error', async () => {
+    const from = await fundedAddress(context, LAMPORTS_PER_SOL);
+    const to = newKey().address;
+    for (const path of ['/transactions', '/transactions/build']) {
+      for (const amount of [U64_OVERFLOW_SOL, '99999999999999999999']) {
+        const { res, methods } = await send(path, { from, to, amount });
+        expectFieldRefusal(res, 'amount', amount);
+        expect(res.body.errors[0].message).toMatch(/at most 18446744073\.709551615/);
+        expect(methods).not.toContain('sendTransaction');
+      }
+      // The largest u64 is an amount the chain can carry: refused for the balance, not the type.
+      const { res } = await send(path, { from, to, amount: '18446744073.709551615' });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toEqual([]);
+    }
+  });
+
+  it('refuses amounts with an exponent instead of reading "1e1" as 10 SOL', async () => {
+    const from = await fundedAddress(context, LAMPORTS_PER_SOL);
+    const to = newKey().address;
+    for (const path of ['/transactions', '/transactions/build']) {
+      for (const amount of ['1e18', '1e1', '2E-3']) {
+        const { res, methods } = await send(path, { from, to, amount });
+        expectFieldRefusal(res, 'amount', amount);
+        expect(methods).not.toContain('sendTransaction');
+      }
+    }
+  });
+
+  it('refuses a transfer to the System Program, which can hold no lamports of a transfer', async () => {
+    const from = await fundedAddress(context, LAMPORTS_PER_SOL);
+    const systemProgram = '11111111111111111111111111111111';
+    for (const path of ['/transactions', '/transactions/build']) {
+      const { res, methods } = await send(path, { from, to: systemProgram, amount: '0.1' });
+      expectFieldRefusal(res, 'to', systemProgram);
+      expect(methods).not.toContain('sendTransaction');
+    }
+  });
+
+  it('refuses a block number beyond u64 as a field error, and keeps the slot out of the message', async () => {
+    const tooBig = '18446744073709551616';
+    expectFieldRefusal(await api('GET', `/blocks/${tooBig}`), 'block', tooBig);
+    const biggest = await api('GET', '/blocks/18446744073709551615');
+    expect(biggest.status, biggest.text).toBe(404);
   });
 });

@@ -10,8 +10,7 @@ import {
   lamportsOf,
   newKey,
   PASSWORD,
-  type SolanaApiContext,
-  startSolanaApi,
+  solanaApiForFile,
   tokenUnitsOf,
 } from '../helpers/solana-api.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -19,19 +18,17 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 /** A Token-2022 account with the ImmutableOwner extension (170 bytes): (170 + 128) × 6,960 lamports. */
 const TOKEN_2022_ACCOUNT_RENT = 2_074_080n;
 
-let context: SolanaApiContext;
+// Hooks run in order and unwind in reverse: the receiver is up before the gateway and closes after it.
 let receiver: WebhookReceiver;
-const api: SolanaApiContext['api'] = (...args) => context.api(...args);
-
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  context = await startSolanaApi({ roles: true });
-}, 60_000);
-
+});
 afterAll(async () => {
-  await context?.close();
   await receiver?.close();
 });
+
+const context = solanaApiForFile({ roles: true });
+const { api } = context;
 
 async function subscribe(path: string, body: Record<string, unknown>) {
   const res = await api('POST', '/webhooks', { json: { url: `${receiver.url}${path}`, ...body } });

@@ -287,7 +287,9 @@ describe('sending', () => {
     expect(await trxBalance(to.address)).toBe(1_250_000n);
   });
 
-  it("refuses a key or password that is not the sender's with the node's signature error", async () => {
+  it("refuses a key or password that is not the sender's with the node's signature error", {
+    timeout: 60_000,
+  }, async () => {
     const from = await newAddress(PASSWORD);
     const other = await newAddress();
     await mainnet.faucetTrx(from.address, 5_000_000n);
@@ -299,11 +301,20 @@ describe('sending', () => {
       /^Validate signature error: [0-9a-f]{64} is signed by T\w+ but it is not contained of permission\.$/,
     );
     expect(wrongKey.body.message).toContain(other.address);
-    const wrongPassword = await api('POST', '/transactions', {
-      json: { from: from.address, to: other.address, amount: 1, password: 'not the password' },
-    });
-    expect(wrongPassword.status).toBe(401);
-    expect(wrongPassword.body.message).toBe('Wrong password provided');
+    // A wrong password is refused in the same words, as Chaingateway's Tron sends document it, on each send.
+    const wrong = { from: from.address, to: other.address, password: 'not the password' };
+    for (const [path, fields] of [
+      ['/transactions', { amount: 1 }],
+      ['/transactions/trc20', { contractaddress: USDT, amount: 1 }],
+      ['/transactions/trc10', { tokenId: TRC10, amount: 1 }],
+      ['/transactions/trc721', { contractaddress: NFT, tokenid: '1', amount: 1 }],
+    ] as const) {
+      const wrongPassword = await api('POST', path, { json: { ...wrong, ...fields } });
+      expect(wrongPassword.status, path).toBe(422);
+      expect(wrongPassword.body.message).toBe(
+        `Validate signature error: the password does not open the key of ${from.address}`,
+      );
+    }
     const noProof = await api('POST', '/transactions', {
       json: { from: from.address, to: other.address, amount: 1 },
     });
@@ -495,6 +506,11 @@ describe('staking', () => {
       json: { address: owner.address, password: PASSWORD, ...extra },
     });
 
+    const wrongPassword = await api('POST', '/freeze', {
+      json: { address: owner.address, password: 'not the password', amount: 100, resource: 'ENERGY' },
+    });
+    expect(wrongPassword.status).toBe(422);
+    expect(wrongPassword.body.message).toMatch(/^Validate signature error: /);
     const frozen = await api('POST', '/freeze', body({ amount: 100, resource: 'ENERGY' }));
     expect(frozen.status, frozen.text).toBe(200);
     expect(frozen.body).toMatchObject({
@@ -547,7 +563,8 @@ describe('history and transaction quota', () => {
     expect(records[0]).toMatchObject({
       blockchain: 'tron',
       network: 'mainnet',
-      amount: expect.stringMatching(/^\d+\.\d{12}$/),
+      // Every amount with exactly its asset's decimals: TRX and the demo tokens have 6.
+      amount: expect.stringMatching(/^\d+\.\d{6}$/),
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
     });
     // As Chaingateway: user_id an integer (the user's number), responseJson and httpStatus text.
@@ -569,6 +586,39 @@ describe('history and transaction quota', () => {
     const beyond = await api('GET', '/transactions?page=99');
     expect(beyond.body.data).toEqual([]);
     expect((await api('GET', '/transactions?page=0')).status).toBe(422);
+  });
+
+  it('reads rows stored padded to 12 decimals by the amount rule', async () => {
+    const at = new Date().toISOString();
+    const row = { user_id: userId, blockchain: 'tron', network: 'mainnet', http_status: 201 };
+    const stored = [
+      { type: 'TRX', amount: '1.500000000000', reads: '1.500000' },
+      { type: 'FREEZE', amount: '100.000000000000', reads: '100.000000' },
+      { type: 'TRC721', amount: '1.000000000000', reads: '1' },
+      // A token's decimals are its contract's, which the row does not name: it reads as stored.
+      { type: 'TRC20', amount: '12.500000000000', reads: '12.500000000000' },
+    ];
+    for (const [i, { type, amount }] of stored.entries()) {
+      await gw.ctx.store.db
+        .insertInto('transactions')
+        .values({
+          ...row,
+          type,
+          amount,
+          txid: `old${i}`,
+          from: null,
+          to: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    const first = await api('GET', '/transactions?page=1');
+    const last = await api('GET', `/transactions?page=${first.body.last_page}`);
+    const records = last.body.data as Record<string, unknown>[];
+    for (const [i, { type, reads }] of stored.entries()) {
+      expect(records.find((r) => r['txid'] === `old${i}`)).toMatchObject({ type, amount: reads });
+    }
   });
 
   it('counts a send as a transaction and refuses one over the plan', async () => {

@@ -3,9 +3,10 @@
 // new `transfer` with the new block, each under its own id. This file reorganises its own devnet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BitcoinDevnet, startBitcoinDevnet } from '../../devnets/bitcoin/index.ts';
-import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import type { BackgroundRoles } from '../../src/roles.ts';
+import type { TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 let devnet: BitcoinDevnet;
@@ -17,16 +18,7 @@ let token: string;
 beforeAll(async () => {
   devnet = await startBitcoinDevnet({ network: 'mainnet', blockIntervalMs: null });
   receiver = await startWebhookReceiver();
-  gw = await startGateway({
-    env: {
-      BITCOIN_MAINNET_URLS: devnet.url,
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-      NODE_RETRIES: '1',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
-  ({ token } = await gw.userToken(undefined, 'enterprise'));
+  ({ gw, roles, token } = await startWatchingGateway({ BITCOIN_MAINNET_URLS: devnet.url }));
 }, 60_000);
 
 afterAll(async () => {

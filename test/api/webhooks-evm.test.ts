@@ -3,17 +3,18 @@ import { Webhook } from 'standardwebhooks';
 import { getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
-import type { EvmChainName } from '../../src/chains/evm/index.ts';
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { freePort, waitFor } from '../helpers/processes.ts';
+import { SHARED_EVM_CHAINS, type SharedEvmChain } from '../helpers/shared-evm-chains.ts';
+import { withUnnamedNodesDead } from '../helpers/unserved-nodes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 let receiver: WebhookReceiver;
 let receiverUrl: string;
 
-const CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
-const devnets = {} as Record<EvmChainName, EvmDevnet>;
+const CHAINS = SHARED_EVM_CHAINS;
+const devnets = {} as Record<SharedEvmChain, EvmDevnet>;
 let gw: TestGateway;
 let roles: BackgroundRoles;
 let token: string;
@@ -36,7 +37,7 @@ beforeAll(async () => {
     env[`${chain.toUpperCase()}_MAINNET_URLS`] = devnets[chain].url;
     env[`${chain.toUpperCase()}_TESTNET_URLS`] = devnets[chain].url;
   }
-  gw = await startGateway({ env });
+  gw = await startGateway({ env: withUnnamedNodesDead(env) });
   roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
   ({ token } = await gw.userToken(undefined, 'enterprise'));
 }, 120_000);
@@ -57,7 +58,7 @@ function deliveries(path: string, count: number, timeoutMs = 10_000) {
 }
 
 /** Waits until the chain's watcher has handled every block up to the devnet's head. */
-async function caughtUp(chain: EvmChainName) {
+async function caughtUp(chain: SharedEvmChain) {
   const head = Number(BigInt(await devnets[chain].rpc<Hex>('eth_blockNumber')));
   await waitFor(async () => {
     const row = await gw.ctx.store.db
@@ -71,19 +72,19 @@ async function caughtUp(chain: EvmChainName) {
 }
 
 /** Nothing more arrives for `path` once the watcher is past the head and the outbox had time to send. */
-async function expectQuiet(chain: EvmChainName, path: string, count: number) {
+async function expectQuiet(chain: SharedEvmChain, path: string, count: number) {
   await caughtUp(chain);
   await new Promise((r) => setTimeout(r, 400));
   expect(hits(path)).toHaveLength(count);
 }
 
-async function subscribe(chain: EvmChainName, path: string, body: Record<string, unknown>) {
+async function subscribe(chain: SharedEvmChain, path: string, body: Record<string, unknown>) {
   const res = await api('POST', `/${chain}/webhooks`, { json: { url: `${receiverUrl}${path}`, ...body } });
   expect(res.status, res.text).toBe(201);
   return res.body.data as { webhook: string; secret: string };
 }
 
-async function receiptOf(chain: EvmChainName, hash: Hex) {
+async function receiptOf(chain: SharedEvmChain, hash: Hex) {
   return devnets[chain].rpc<{ blockNumber: Hex; blockHash: Hex }>('eth_getTransactionReceipt', [hash]);
 }
 
@@ -405,7 +406,7 @@ describe.each([
   ['bsc', 'BEP20'],
   ['polygon', 'POL'],
   ['arbitrum', 'ERC20'],
-] as [EvmChainName, string][])('%s webhooks', (chain, type) => {
+] as [SharedEvmChain, string][])('%s webhooks', (chain, type) => {
   it(`notifies a matching ${type} transfer`, async () => {
     const devnet = devnets[chain];
     const to = newAddress();

@@ -6,6 +6,7 @@ import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { withUnnamedNodesDead } from '../helpers/unserved-nodes.ts';
 
 /**
  * The watcher reads the Tron devnet through a proxy that fails every other request, in turn with a 500,
@@ -63,7 +64,7 @@ beforeAll(async () => {
   const proxyUrl = await listen(proxy);
   const receiverUrl = await listen(receiver);
   gw = await startGateway({
-    env: {
+    env: withUnnamedNodesDead({
       TRON_MAINNET_URLS: proxyUrl,
       // Only mainnet goes through the proxy, so the watcher's own requests meet the failures in turn.
       TRON_TESTNET_URLS: devnet.url,
@@ -71,7 +72,7 @@ beforeAll(async () => {
       NODE_TIMEOUT_MS: '2000',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
       LOG_LEVEL: 'error',
-    },
+    }),
   });
   const { token } = await gw.userToken(undefined, 'enterprise');
   to = utils.accounts.generateAccount().address.base58 as string;

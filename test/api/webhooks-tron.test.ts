@@ -5,9 +5,10 @@ import { Webhook } from 'standardwebhooks';
 import { utils } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTronDevnet, type TronDevnet } from '../../devnets/tron/index.ts';
-import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
-import { type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import type { BackgroundRoles } from '../../src/roles.ts';
+import type { RequestOptions, TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 
 /** A webhook receiver: records every request; answers with the status `reply` says at that moment. */
 interface Received {
@@ -45,16 +46,10 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 0 });
   USDT = devnet.tokens.trc20.USDT;
-  gw = await startGateway({
-    env: {
-      TRON_MAINNET_URLS: devnet.url,
-      TRON_TESTNET_URLS: devnet.url,
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
-  ({ token } = await gw.userToken(undefined, 'enterprise'));
+  ({ gw, roles, token } = await startWatchingGateway({
+    TRON_MAINNET_URLS: devnet.url,
+    TRON_TESTNET_URLS: devnet.url,
+  }));
 }, 120_000);
 
 afterAll(async () => {

@@ -27,6 +27,8 @@ import {
   sharedEvmDevnet,
   sharedSolanaDevnet,
 } from '../helpers/shared-devnets.ts';
+import { withUnnamedNodesDead } from '../helpers/unserved-nodes.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import {
   type ReceivedRequest,
   startWebhookReceiver,
@@ -93,7 +95,7 @@ describe('woken by the node and by commits, with polls slowed to a minute', () =
     bscStateDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-wake-bsc-'));
     bsc = await startEvmDevnet({ chain: 'bsc', port: bscPort, stateDir: bscStateDir });
     gw = await startGateway({
-      env: {
+      env: withUnnamedNodesDead({
         ETHEREUM_MAINNET_URLS: ethereum.url,
         ETHEREUM_MAINNET_WS_URL: ethereum.wsUrl,
         BSC_MAINNET_URLS: bsc.url,
@@ -102,7 +104,7 @@ describe('woken by the node and by commits, with polls slowed to a minute', () =
         SOLANA_MAINNET_WS_URL: solana.wsUrl,
         WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
         LOG_LEVEL: 'warn',
-      },
+      }),
     });
     roles = startBackgroundRoles(gw.ctx, { pollMs: SLOW_POLL_MS, deliveryPollMs: SLOW_POLL_MS });
     ({ token } = await gw.userToken(undefined, 'enterprise'));
@@ -174,18 +176,12 @@ describe('without a subscription the watcher polls', () => {
 
   beforeAll(async () => {
     [polygon, arbitrum] = await Promise.all([sharedEvmDevnet('polygon'), sharedEvmDevnet('arbitrum')]);
-    gw = await startGateway({
-      env: {
-        POLYGON_MAINNET_URLS: polygon.url,
-        // Nothing listens on port 1: the subscription never comes up.
-        POLYGON_MAINNET_WS_URL: 'ws://127.0.0.1:1',
-        ARBITRUM_MAINNET_URLS: arbitrum.url,
-        WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-        LOG_LEVEL: 'warn',
-      },
-    });
-    roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
-    ({ token } = await gw.userToken(undefined, 'enterprise'));
+    ({ gw, roles, token } = await startWatchingGateway({
+      POLYGON_MAINNET_URLS: polygon.url,
+      // Nothing listens on port 1: the subscription never comes up.
+      POLYGON_MAINNET_WS_URL: 'ws://127.0.0.1:1',
+      ARBITRUM_MAINNET_URLS: arbitrum.url,
+    }));
   }, 60_000);
 
   afterAll(async () => {
@@ -219,12 +215,12 @@ describe.runIf(testDatabase() === 'postgres')('LISTEN/NOTIFY between instances',
   beforeAll(async () => {
     ethereum = await sharedEvmDevnet('ethereum');
     const database = freshDatabase('postgres');
-    const env = {
+    const env = withUnnamedNodesDead({
       ETHEREUM_MAINNET_URLS: ethereum.url,
       ETHEREUM_MAINNET_WS_URL: ethereum.wsUrl,
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
       LOG_LEVEL: 'warn',
-    };
+    });
     watching = await startGateway({ database, env: { ...env, ROLES: 'api,watcher' } });
     delivering = await startGateway({ database, env: { ...env, ROLES: 'api,deliverer' } });
     for (const gw of [watching, delivering]) {

@@ -1,4 +1,4 @@
-import { evmDriver } from './drivers/evm.ts';
+import { sharedEvmDriver } from './drivers/evm.ts';
 import { runConformance } from './scenarios.ts';
 
-runConformance(await evmDriver('arbitrum'));
+runConformance(await sharedEvmDriver('arbitrum'));

@@ -38,10 +38,14 @@ export interface ConformanceDriver {
   token?: TokenDriver;
   /** What a transaction id looks like on this chain (a hash in hex, a signature in base58). */
   txid: RegExp;
+  /** A well-formed transaction id no transaction has. */
+  unknownTxid: string;
   /** Text the chain cannot take as an address. */
   badAddress: string;
   /** The documented refusal of a send larger than the balance (README). */
   insufficientFunds: string | RegExp;
+  /** The documented answer to a wrong password on a send (README): 401, or Tron's 422. */
+  wrongPasswordSend: { status: number; message: RegExp };
 
   newKey(): OutsideKey;
   /** The address a private key in the gateway's export form controls. */
@@ -49,6 +53,8 @@ export interface ConformanceDriver {
   fundNative(address: string, units: bigint): Promise<void>;
   /** Lands what was broadcast in a block (and one more, so the follower has seen it). */
   settle(): Promise<void>;
+  /** After `settle`: makes what landed final, where the family waits for more (Solana: its slot finalized). */
+  finalize?: () => Promise<void>;
 
   /** Balances read through the API, in base units. */
   nativeBalance(api: ChainApi, address: string): Promise<bigint>;

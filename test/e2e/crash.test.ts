@@ -5,11 +5,9 @@ import path from 'node:path';
 import { utils } from 'tronweb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTronDevnet } from '../../devnets/tron/index.ts';
-import { loadConfig } from '../../src/config.ts';
-import { closeContext, createContext } from '../../src/context.ts';
-import { createLogger } from '../../src/logger.ts';
 import { send } from '../helpers/gateway.ts';
-import { exited, freePort, startDetached, waitFor } from '../helpers/processes.ts';
+import { startGatewayProcess, tokenOnDatabase } from '../helpers/gateway-process.ts';
+import { exited, freePort, waitFor } from '../helpers/processes.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-crash-'));
@@ -29,23 +27,15 @@ describe('kill -9 during a run of transfers', () => {
       TRON_TESTNET_URLS: devnet.url,
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
       MASTER_KEY: randomBytes(32).toString('base64'),
+      // The chains this test does not run answer no node: one attempt each, so a stop is not held by retries.
+      NODE_RETRIES: '1',
       LOG_LEVEL: 'warn',
     };
     // A token on the database the gateway processes will use.
-    const setup = await createContext(loadConfig(env), { logger: createLogger('silent') });
-    const user = await setup.users.createUser('crash@example.com', 'enterprise');
-    const { token } = await setup.users.createToken(user.id);
-    await closeContext(setup);
+    const token = await tokenOnDatabase(env, 'crash@example.com');
 
     const base = `http://127.0.0.1:${port}`;
-    const start = async () => {
-      const gateway = startDetached(process.execPath, ['--import', 'tsx', 'src/main.ts'], env);
-      await waitFor(
-        async () => ((await fetch(`${base}/readyz`).catch(() => null))?.ok ? true : undefined),
-        30_000,
-      );
-      return gateway;
-    };
+    const start = () => startGatewayProcess(env, base, 30_000);
     const to = utils.accounts.generateAccount().address.base58 as string;
     const expected: string[] = [];
     const transfer = async (i: number) => {

@@ -131,7 +131,10 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     const solana = before.solana;
     solana.address = await newAddress(r, 'solana');
     solana.txid = await faucet(r, 'solana', solana.address, '1.25');
-    await until('the Solana airdrop landed', async () => (await solBalance(r, solana.address)) === '1.25');
+    await until(
+      'the Solana airdrop landed',
+      async () => (await solBalance(r, solana.address)) === '1.250000000',
+    );
     solana.head = await head(r, 'solana');
     await stop('SIGINT');
     expect(processesNaming(dir), 'processes left by the sandbox').toEqual([]);
@@ -143,7 +146,7 @@ describe('npm run sandbox on the same SANDBOX_DIR', () => {
     expect(await ethBalance(r, eth.to)).toBe(eth.toBalance);
     expect(await trxBalance(r, tron.from)).toBe(tron.fromBalance);
     expect(await trxBalance(r, tron.to)).toBe(tron.toBalance);
-    expect(await solBalance(r, before.solana.address)).toBe('1.25');
+    expect(await solBalance(r, before.solana.address)).toBe('1.250000000');
     expect((await lookup(r, 'solana', before.solana.txid)).status).toBe(200);
     expect(await head(r, 'solana')).toBeGreaterThan(before.solana.head);
     // Every transaction of the history is still on chain.

@@ -21,7 +21,8 @@ export interface SandboxRun {
   stop(signal: 'SIGINT' | 'SIGKILL'): Promise<void>;
 }
 
-function groupAlive(pid: number): boolean {
+/** Whether any process of the group `pid` leads is still running. */
+export function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
     return true;

@@ -4,18 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { send } from '../helpers/gateway.ts';
 import { exited, run, startDetached, waitFor } from '../helpers/processes.ts';
+import { groupAlive } from './sandbox-runs.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sandbox-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('npm run sandbox', () => {
   it('starts, writes sandbox.json, serves the demo token, shares its database with the CLI and stops on Ctrl-C', async () => {
@@ -25,7 +17,7 @@ describe('npm run sandbox', () => {
     try {
       const info = await waitFor(
         () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined),
-        60_000,
+        120_000,
       );
       expect(info).toMatchObject({
         baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -68,8 +60,9 @@ describe('npm run sandbox', () => {
       });
       expect(usdt.body.data).toMatchObject({ symbol: 'USDT', amount: '10' });
 
-      // Every EVM chain runs on anvil, per network, with its demo tokens.
-      for (const chain of ['ethereum', 'bsc', 'polygon', 'arbitrum']) {
+      // Every EVM chain runs on anvil, per network, with its demo tokens: Base and Optimism too, as the
+      // shipped chain file lists them.
+      for (const chain of ['ethereum', 'bsc', 'polygon', 'arbitrum', 'base', 'optimism']) {
         expect(info.chains[chain], chain).toMatchObject({
           networks: ['mainnet', 'testnet'],
           tokens: { erc20: { USDT: expect.stringMatching(/^0x/) } },
@@ -88,6 +81,56 @@ describe('npm run sandbox', () => {
         token: info.token,
       });
       expect(ethBalance.body.data).toBe('1.500000000000000000');
+
+      // Base and Optimism on their testnets: an address funded with ETH and USDT sends both, and the
+      // chain's reads, token reads and history answer.
+      // The sends are signed with the chain id of the file, which the devnet's node checks.
+      const password = 'sandbox password';
+      for (const chain of ['base', 'optimism']) {
+        const evm = (method: string, url: string, json?: unknown) =>
+          send(info.baseUrl, method, `/api/v2/${chain}${url}`, {
+            token: info.token,
+            headers: { 'x-network': 'testnet' },
+            ...(json === undefined ? {} : { json }),
+          });
+        const usdt = info.chains[chain].tokens.erc20.USDT as string;
+        const [from, to] = await Promise.all(
+          [0, 1].map(
+            async () => (await evm('POST', '/addresses', { password })).body.data[0].address as string,
+          ),
+        );
+        expect((await evm('POST', '/faucet', { address: from, amount: '1' })).status, chain).toBe(200);
+        expect(
+          (await evm('POST', '/faucet', { address: from, amount: '5', contractaddress: usdt })).status,
+        ).toBe(200);
+        const native = await evm('POST', '/transactions', { from, to, amount: '0.25', password });
+        expect(native.status, native.text).toBe(201);
+        const token = await evm('POST', '/transactions/erc20', {
+          from,
+          to,
+          amount: '2',
+          contractaddress: usdt,
+          password,
+        });
+        expect(token.status, token.text).toBe(201);
+        await waitFor(
+          async () =>
+            (await evm('GET', `/balances/${to}`)).body.data === '0.250000000000000000' ? true : undefined,
+          10_000,
+        );
+        await waitFor(async () => {
+          const balance = await evm('GET', `/balances/${to}/erc20/${usdt}`);
+          return balance.body.data === '2.000000' ? true : undefined;
+        }, 10_000);
+        const tx = await evm('GET', `/transactions/${native.body.data.txid}/decoded`);
+        expect(tx.body.data.transaction, chain).toMatchObject({
+          status: 'SUCCESS',
+          amount: '0.250000000000000000',
+        });
+        expect((await evm('GET', '/blocks/number')).status).toBe(200);
+        expect((await evm('GET', `/erc20/${usdt}`)).status).toBe(200);
+        expect((await evm('GET', '/transactions')).body.total).toBeGreaterThanOrEqual(2);
+      }
 
       // Solana runs the project's devnet per network, with a Token and a Token-2022 demo mint; the
       // faucet airdrops SOL and mints tokens to the owner's associated token account.
@@ -115,10 +158,10 @@ describe('npm run sandbox', () => {
       // Both land within a slot or two (400 ms each).
       await waitFor(async () => {
         const balance = await solana('GET', `/balances/${solAddress}/spl/${usdt22}`, undefined, 'testnet');
-        return balance.body.data?.balance === '7' ? true : undefined;
+        return balance.body.data?.balance === '7.000000' ? true : undefined;
       }, 10_000);
       const sol = await solana('GET', `/balances/${solAddress}`, undefined, 'testnet');
-      expect(sol.body.data).toMatchObject({ balance: '1.5', lamports: '1500000000' });
+      expect(sol.body.data).toMatchObject({ balance: '1.500000000', lamports: '1500000000' });
       expect((await solana('GET', `/balances/${solAddress}`)).body.data.lamports).toBe('0');
 
       // Prices work offline from the local provider, for every listed coin.
@@ -165,6 +208,7 @@ describe('npm run sandbox', () => {
     // The pipe's last chunks may reach this process just after the group is gone.
     await waitFor(() => (sandbox.output().includes('stopping the sandbox') ? true : undefined), 5_000);
     await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
-    // A start takes its time on a busy machine: ten devnets, the gateway and its migrations.
-  }, 120_000);
+    // A start takes its time on a busy machine: eighteen devnets (an anvil per EVM chain and network),
+    // the gateway and its migrations.
+  }, 240_000);
 });

@@ -7,7 +7,8 @@ import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
-import { CHAIN_NAMES, NETWORKS } from '../../src/chains/types.ts';
+import { servedChains } from '../../src/chains/families.ts';
+import { NETWORKS } from '../../src/chains/types.ts';
 import { freshDatabase, POSTGRES_URL, send, type TestDatabase } from '../helpers/gateway.ts';
 import { exited, freePort, PROJECT_ROOT, run, startDetached, waitFor } from '../helpers/processes.ts';
 import { runSnippets } from '../helpers/readme-runner.ts';
@@ -77,7 +78,7 @@ const processes: RoleProcess[] = [];
  */
 function nodeUrls(): Record<string, string> {
   const urls: Record<string, string> = {};
-  for (const chain of CHAIN_NAMES) {
+  for (const chain of servedChains()) {
     for (const network of NETWORKS) urls[`${chain.toUpperCase()}_${network.toUpperCase()}_URLS`] = DEAD_NODE;
   }
   return { ...urls, ETHEREUM_MAINNET_URLS: devnet.url, REQUIRED_CHAINS: 'ethereum:mainnet' };

@@ -6,17 +6,18 @@ import { Webhook } from 'standardwebhooks';
 import { formatEther, getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
-import { CHAIN_NAMES, NETWORKS } from '../../src/chains/types.ts';
+import { servedChains } from '../../src/chains/families.ts';
+import { NETWORKS } from '../../src/chains/types.ts';
 import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { KEY_OUTCOME_UNKNOWN } from '../../src/http/idempotency.ts';
 import { createLogger } from '../../src/logger.ts';
 import { send } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.ts';
 import { type Role, RoleProcess } from './role-processes.ts';
-import { seededRandom } from './seeded-random.ts';
 
 // Gateway processes from the build on one Postgres of this file's own, every role twice, and a run of
 // transfers sent through the API with webhooks on their receivers. Meanwhile a chaos loop kills a random
@@ -28,7 +29,7 @@ const FULL = process.env['FAULT_FULL'] === '1';
 const TRANSFERS = FULL ? 1_000 : 120;
 const SENDERS = FULL ? 20 : 8;
 const RECEIVERS = 4;
-/** How long the transfers are spread over: long enough for the chaos loop to fault every role meanwhile. */
+/** How long the transfers are spread over, and the chaos lasts: long enough to fault every role meanwhile. */
 const RUN_MS = FULL ? 120_000 : 20_000;
 /** Mean pause between one sender's transfers. */
 const PACE_MS = RUN_MS / (TRANSFERS / SENDERS);
@@ -44,7 +45,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The anvil for Ethereum mainnet (its new blocks announced by WebSocket); a closed port for the rest. */
 function nodeUrls(): Record<string, string> {
   const urls: Record<string, string> = {};
-  for (const chain of CHAIN_NAMES) {
+  for (const chain of servedChains()) {
     for (const network of NETWORKS) {
       urls[`${chain.toUpperCase()}_${network.toUpperCase()}_URLS`] = 'http://127.0.0.1:1';
     }
@@ -89,6 +90,8 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
       DATA_DIR: dataDir,
       PRICE_PROVIDERS: 'local',
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+      // The chains this test does not run answer no node: one attempt each, so a stop is not held by retries.
+      NODE_RETRIES: '1',
       LOG_LEVEL: 'warn',
     };
     // The user and token, made on the database the processes will share (this also migrates it).
@@ -121,7 +124,8 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
         if (answer === null) refusedConnections++;
         else statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         // 409 in progress: the key's first request is still running (or its instance died and its lease has
-        // to lapse). 409 outcome unknown is final: the request died after its transaction went to the node.
+        // to lapse, or its send is being settled from the chain). 409 outcome unknown is final: the request
+        // died after it started sending and before its transaction was signed.
         const inProgress = answer?.status === 409 && answer.body.message !== KEY_OUTCOME_UNKNOWN;
         if (answer === null || answer.status >= 500 || inProgress || answer.status === 429) {
           await sleep(200);
@@ -174,7 +178,10 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
       }),
     );
 
-    // The chaos: one fault at a time, each role's process and Postgres in a shuffled turn, until the load ends.
+    // The chaos: one fault at a time, each role's process and Postgres in a shuffled turn, in whole turns for
+    // RUN_MS (or until the load ends). Not until the load ends: a request cut by a kill holds its key for the
+    // 30 s lease and stalls its sender, so the load would last as long as the chaos and the chaos as long as
+    // the load.
     let loadDone = false;
     void load.finally(() => {
       loadDone = true;
@@ -182,8 +189,9 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
     /** Each fault, all begun while transfers were being sent. */
     const faults: { what: string; target: string }[] = [];
     const targets = [...new Set<string>(roles), 'postgres'];
+    const chaosEnds = Date.now() + RUN_MS;
     const chaos = (async () => {
-      while (!loadDone) {
+      while (!loadDone && Date.now() < chaosEnds) {
         const turn = [...targets].sort(() => random() - 0.5);
         for (const target of turn) {
           await sleep(300 + random() * 1_200);
@@ -248,14 +256,45 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
     for (const index of onChain.values()) timesSent.set(index, (timesSent.get(index) ?? 0) + 1);
     expect([...timesSent].filter(([, times]) => times > 1)).toEqual([]);
     expect(answered.size).toBe(TRANSFERS);
-    // Sent (or answered from the history after a restart), or, for a request that died once its
-    // transaction had gone to the node without a trace in the history, an honest "outcome unknown".
+    // Sent (or answered from the history after a restart, settled from the chain when the request died
+    // between recording its intent and the node's answer), or, for a request that died after it started
+    // sending and before its transaction was signed, "outcome unknown": then nothing reached the chain.
     const unknown = [...answered].filter(([, a]) => a.status === 409);
     const refused = [...answered].filter(([, a]) => a.status !== 201 && a.status !== 409);
     expect(refused).toEqual([]);
     for (const [index, answer] of answered) {
       if (answer.txid !== null)
         expect(onChain.get(answer.txid), `transfer ${index} answered ${answer.txid}`).toBe(index);
+    }
+    for (const [index] of unknown) expect(timesSent.get(index), `transfer ${index} unknown`).toBeUndefined();
+
+    // The history is complete: every transfer on the chain has its row, settled as the 201 it was.
+    const history = await createContext(loadConfig(env), { logger: createLogger('silent') });
+    try {
+      const rowsOnChain = async () => {
+        const rows = await history.store.db
+          .selectFrom('transactions')
+          .select(['txid', 'http_status'])
+          .where('blockchain', '=', 'ethereum')
+          .execute();
+        return rows.filter((r) => r.txid !== null && onChain.has(r.txid.toLowerCase()));
+      };
+      const unsettled = async () => {
+        const settled = new Set(
+          (await rowsOnChain()).filter((r) => r.http_status === 201).map((r) => r.txid),
+        );
+        return [...onChain.keys()].filter((txid) => !settled.has(txid));
+      };
+      // The settler looks every 5 s; a row it has not reached yet is given a minute.
+      await waitFor(async () => ((await unsettled()).length === 0 ? true : undefined), 60_000).catch(
+        async () => {
+          throw new Error(`transfers on chain without a settled history row: ${await unsettled()}`);
+        },
+      );
+      // One row per transfer on the chain: none twice.
+      expect((await rowsOnChain()).length).toBe(onChain.size);
+    } finally {
+      await closeContext(history);
     }
 
     // Every transfer on the chain notified, under one webhook-id each, signed; nothing else notified.
@@ -303,7 +342,7 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
     expect(statuses.get(500) ?? 0, `answers by status: ${JSON.stringify([...statuses])}`).toBe(0);
     const deliveredTwice = receiver.received.length - onChain.size;
     console.log(
-      `${TRANSFERS} transfers, ${faults.length} faults, ${receiver.received.length} deliveries (${deliveredTwice} repeated under the same id), answers by status ${JSON.stringify([...statuses])}, ${refusedConnections} requests cut or refused by a killed instance, ${selfExits.length} restarts after a start without the database, ${unknown.length} outcomes unknown (${unknown.filter(([index]) => timesSent.has(index)).length} of them on chain)`,
+      `${TRANSFERS} transfers, ${faults.length} faults, ${receiver.received.length} deliveries (${deliveredTwice} repeated under the same id), answers by status ${JSON.stringify([...statuses])}, ${refusedConnections} requests cut or refused by a killed instance, ${selfExits.length} restarts after a start without the database, ${unknown.length} outcomes unknown`,
     );
   }, 900_000);
 });

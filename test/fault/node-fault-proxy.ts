@@ -6,11 +6,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from '../helpers/seeded-random.ts';
 import { type JsonRpcCall, parseAnswer, singleCall, wrongTypeOf } from './json-rpc-message.ts';
 import type { UpstreamCall } from './lagging-node.ts';
 import { answerBehind } from './lagging-node.ts';
 import type { NodeFault, NodeFaultKind } from './node-fault.ts';
-import { seededRandom } from './seeded-random.ts';
 
 export interface NodeFaultProxyOptions {
   /** JSON-RPC URL of the node behind the proxy. */

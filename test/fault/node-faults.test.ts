@@ -11,16 +11,17 @@ import { Webhook } from 'standardwebhooks';
 import { type Address, getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../devnets/evm/index.ts';
-import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import type { BackgroundRoles } from '../../src/roles.ts';
+import type { TestGateway } from '../helpers/gateway.ts';
 import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { readCanonicalChain } from './canonical-chain.ts';
 import { netNotifications, standing, transferKey, uniqueDeliveries } from './net-notifications.ts';
 import { describeFault, type NodeFault, type NodeFaultKind } from './node-fault.ts';
 import { type NodeFaultProxy, startNodeFaultProxy } from './node-fault-proxy.ts';
-import { seededRandom } from './seeded-random.ts';
 
 const FULL = process.env['FAULT_FULL'] === '1';
 const SEED = Number(process.env['FAULT_SEED'] ?? 1124);
@@ -111,18 +112,12 @@ beforeAll(async () => {
   current = origin;
   proxy = await startNodeFaultProxy({ upstream: origin.url, seed: SEED });
   receiver = await startWebhookReceiver();
-  gw = await startGateway({
-    env: {
-      ...OFFLINE_NODES_ENV,
-      ETHEREUM_MAINNET_URLS: proxy.url,
-      NODE_RETRIES: '3',
-      NODE_TIMEOUT_MS: '3000',
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-      LOG_LEVEL: 'warn',
-    },
-  });
-  roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
-  ({ token } = await gw.userToken(undefined, 'enterprise'));
+  ({ gw, roles, token } = await startWatchingGateway({
+    ...OFFLINE_NODES_ENV,
+    ETHEREUM_MAINNET_URLS: proxy.url,
+    NODE_RETRIES: '3',
+    NODE_TIMEOUT_MS: '3000',
+  }));
 }, 120_000);
 
 afterAll(async () => {

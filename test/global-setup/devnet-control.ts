@@ -129,6 +129,9 @@ export async function startDevnetControl(
     const args = decodeWire(body || '[]');
     return operation(Array.isArray(args) ? args : []);
   };
+  // One connection per call: a kept-alive one the server closes while the test's process is busy (a
+  // gateway starting) is reused by its client after the close, and the call fails with "other side closed".
+  const headers = { 'content-type': 'application/json', connection: 'close' };
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
@@ -137,14 +140,18 @@ export async function startDevnetControl(
     request.on('end', async () => {
       try {
         const result = await answer(request.url ?? '', body);
-        response.writeHead(200, { 'content-type': 'application/json' }).end(encodeWire({ result }));
+        response.writeHead(200, headers).end(encodeWire({ result }));
       } catch (error) {
         response
-          .writeHead(500, { 'content-type': 'application/json' })
+          .writeHead(500, headers)
           .end(encodeWire({ error: error instanceof Error ? error.message : String(error) }));
       }
     });
   });
+  // A test file's calls can be many seconds apart (a gateway starting between them): past Node's default
+  // of 5 s the server closes the idle connection, and a busy client reusing it just then fails its call
+  // with "other side closed". The connections are closed with the run instead.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

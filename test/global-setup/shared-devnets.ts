@@ -9,13 +9,14 @@ import { startBitcoinDevnet } from '../../devnets/bitcoin/index.ts';
 import { startEvmDevnet } from '../../devnets/evm/index.ts';
 import { MAINNET_GENESIS_HASH, startSolanaDevnet } from '../../devnets/solana/index.ts';
 import { startTronDevnet } from '../../devnets/tron/index.ts';
-import type { EvmChainName } from '../../src/chains/evm/chains.ts';
+import type { ChainName } from '../../src/chains/types.ts';
 import type {
   SharedBitcoinDevnetInfo,
   SharedEvmDevnetInfo,
   SharedSolanaDevnetInfo,
   SharedTronDevnetInfo,
 } from '../helpers/shared-devnets.ts';
+import { SHARED_EVM_CHAINS } from '../helpers/shared-evm-chains.ts';
 import {
   bitcoinOperations,
   type ControlledDevnet,
@@ -24,8 +25,6 @@ import {
   startDevnetControl,
   tronOperations,
 } from './devnet-control.ts';
-
-const EVM_CHAINS: EvmChainName[] = ['ethereum', 'bsc', 'polygon', 'arbitrum'];
 
 async function tronDevnet(): Promise<ControlledDevnet> {
   const devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 0 });
@@ -52,7 +51,7 @@ async function bitcoinDevnet(): Promise<ControlledDevnet> {
   return { info, operations: bitcoinOperations(devnet), close: () => devnet.close() };
 }
 
-async function evmDevnet(chain: EvmChainName): Promise<ControlledDevnet> {
+async function evmDevnet(chain: ChainName): Promise<ControlledDevnet> {
   const devnet = await startEvmDevnet({ chain });
   const { network, chainId, url, wsUrl, tokens, faucetAccount, accounts } = devnet;
   const info: SharedEvmDevnetInfo = { chain, network, chainId, url, wsUrl, tokens, faucetAccount, accounts };
@@ -64,7 +63,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     tron: tronDevnet,
     solana: solanaDevnet,
     bitcoin: bitcoinDevnet,
-    ...Object.fromEntries(EVM_CHAINS.map((chain) => [chain, () => evmDevnet(chain)])),
+    ...Object.fromEntries(SHARED_EVM_CHAINS.map((chain) => [chain, () => evmDevnet(chain)])),
   });
   project.provide('devnetControlUrl', control.url);
   return () => control.close();

@@ -93,6 +93,8 @@ export interface FuzzContext {
    * example but the place aimed at, so that the hostile value gets past every other check.
    */
   examples: Record<string, Example>;
+  /** The one value to put where the focus aims, instead of a drawn hostile one. */
+  forced?: Wire;
 }
 
 export interface Example {
@@ -100,11 +102,16 @@ export interface Example {
   body?: unknown;
 }
 
-/** One place for hostile values: a path or query parameter, or a path in the body (`[]` for array items). */
+/**
+ * One place for hostile values: a path or query parameter, or a path in the body (`[]` for array items);
+ * `NOWHERE` for a request valid throughout (an example where there is one), as the carrier of a header.
+ */
 export interface Focus {
-  in: 'path' | 'query' | 'body';
+  in: 'path' | 'query' | 'body' | 'nowhere';
   path: string[];
 }
+
+export const NOWHERE: Focus = { in: 'nowhere', path: [] };
 
 /** What one generated request is, exactly as sent; `<token>` and `<other token>` stand for the tokens. */
 export interface FuzzRequest {
@@ -231,9 +238,10 @@ function spoiled(valid: fc.Arbitrary<Wire>): fc.Arbitrary<Wire> {
     });
 }
 
-/** Wrong types, odd texts and numbers, and (more often for text) a valid value spoiled. */
-function hostileOf(valid: fc.Arbitrary<Wire>, text: boolean): fc.Arbitrary<Wire> {
-  return fc.oneof(
+/** Wrong types, odd texts and numbers, (more often for text) a valid value spoiled, and the place's classes. */
+function hostileOf(valid: fc.Arbitrary<Wire>, text: boolean, place = ''): fc.Arbitrary<Wire> {
+  const injected = injectionsAt(place).map((injection) => injection.value);
+  const generic = fc.oneof(
     { weight: 3, arbitrary: fc.constant(null) },
     { weight: 3, arbitrary: hostileText },
     { weight: text ? 12 : 6, arbitrary: spoiled(valid) },
@@ -242,7 +250,102 @@ function hostileOf(valid: fc.Arbitrary<Wire>, text: boolean): fc.Arbitrary<Wire>
     { weight: 1, arbitrary: fc.array(valid, { minLength: 1, maxLength: 2 }) },
     { weight: 1, arbitrary: hostileObject },
   );
+  // The injection pass sends each class once; drawn runs meet them now and then, beside other values.
+  if (injected.length === 0) return generic;
+  return fc.oneof({ weight: 6, arbitrary: generic }, { weight: 1, arbitrary: fc.constantFrom(...injected) });
 }
+
+// --- injected classes -------------------------------------------------------------------------------
+
+/**
+ * What kind of value an injection is, and so what the answer owes it:
+ * - `refused`: never accepted (an exponent amount, a webhook URL parsers read differently, a symbol of
+ *   markup): a 4xx whose message does not quote it, never a 2xx. An operation that reads the chain
+ *   first (a token's decimals before its amount) may answer its offline node's 502/503 instead;
+ * - `edge`: at or past a chain type's limit (u64, uint256): any answer but a 500, and a refusal that does
+ *   not quote it;
+ * - `special`: an address with a role on its chain (the System Program, the zero address): any answer but
+ *   a 500. Messages may name a valid address, as "Address … not found in your account" does.
+ */
+export type InjectionKind = 'refused' | 'edge' | 'special';
+
+export interface Injection {
+  kind: InjectionKind;
+  value: Wire;
+  /** The value as the request carries it, to look for in the answer. */
+  text: string;
+}
+
+const U64 = 2n ** 64n;
+const U256 = 2n ** 256n;
+
+const edge = (text: string, value: Wire = text): Injection => ({ kind: 'edge', value, text });
+const refused = (text: string, value: Wire = text): Injection => ({ kind: 'refused', value, text });
+
+/** The largest whole number a type holds and the first it does not, as text and as a JSON number. */
+function around(limit: bigint): Injection[] {
+  return [edge(String(limit - 1n)), edge(String(limit)), edge(String(limit), { num: String(limit) })];
+}
+
+/**
+ * Amounts: exponents as text and as a JSON number, and the u64 and uint256 limits in units (2^64 lamports
+ * is 18446744073709.551616 SOL) and as whole numbers.
+ */
+const AMOUNT_INJECTIONS: Injection[] = [
+  refused('1e1'),
+  refused('2e-3'),
+  refused('1E18', { num: '1E18' }),
+  edge('18446744073709.551616'),
+  edge(String(U64)),
+  edge(String(U256)),
+];
+
+/** Addresses with a role on their chain: the System Program and Compute Budget, the EVM and Tron zeros. */
+// biome-ignore format: a table
+const SPECIAL_ADDRESSES = [
+  '11111111111111111111111111111111', 'ComputeBudget111111111111111111111111111111',
+  '0x0000000000000000000000000000000000000000', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb',
+];
+
+/** Webhook URLs URL parsers read differently: a backslash, an @ before the host, no `//`. */
+// biome-ignore format: a table
+const CONFUSING_URLS = [
+  'http://93.184.216.34\\@10.0.0.1/hook', 'http://@93.184.216.34/', 'https://user:pass@93.184.216.34/',
+  'http:93.184.216.34/',
+];
+
+const MARKUP = '<SVG/ONLOAD=1>';
+
+/**
+ * Injections by place: `in:name` for parameters, the property name in bodies (as hints are keyed). Each
+ * runs once wherever it applies, so the table stays short: a class, not an enumeration.
+ */
+const INJECTIONS: [RegExp, Injection[]][] = [
+  [/^(query:)?amount$/, AMOUNT_INJECTIONS],
+  [/^(path:)?(tokenId|tokenid)$/, around(U256)],
+  [/^path:block$/, around(U64)],
+  [/^(to|receiver)$/, SPECIAL_ADDRESSES.map((text): Injection => ({ kind: 'special', value: text, text }))],
+  [/^url$/, CONFUSING_URLS.map((url) => refused(url))],
+  [/^(path:symbol|query:from|query:symbols)$/, [refused(MARKUP)]],
+];
+
+/** The injected classes for a place (`path:block`, `amount`); empty when none applies. */
+export function injectionsAt(place: string): Injection[] {
+  return INJECTIONS.flatMap(([pattern, injections]) => (pattern.test(place) ? injections : []));
+}
+
+/**
+ * The place a focus aims at, as `injectionsAt` names it: `path:block`, or a top-level body property's
+ * name. Deeper places (the `amount` inside a signed Tron transaction) are the node's to judge: their
+ * path, dotted, matches no class.
+ */
+export function placeOf(focus: Focus): string {
+  if (focus.in === 'body') return focus.path.join('.');
+  return `${focus.in}:${focus.path[0] ?? ''}`;
+}
+
+/** Host headers a client may send; none may turn up in an answer (pagination links were built from it). */
+export const HOSTILE_HOSTS = ['attacker.example', 'attacker.example:8443', '<svg/onload=1>.example'];
 
 // --- schemas to arbitraries -------------------------------------------------------------------------
 
@@ -258,26 +361,35 @@ export function valuesOf(
   ctx: FuzzContext,
   aim: Aim = 'anywhere',
   example?: unknown,
+  place = '',
 ): fc.Arbitrary<Wire> {
   const text = schema.type === 'string' || schema.pattern !== undefined || schema.format !== undefined;
-  if (typeof aim !== 'string' && aim.length === 0)
-    return hostileOf(validOf(schema, ctx, 'nowhere', example), text);
-  const valid = validOf(schema, ctx, aim, example);
+  if (typeof aim !== 'string' && aim.length === 0) {
+    if (ctx.forced !== undefined) return fc.constant(ctx.forced);
+    return hostileOf(validOf(schema, ctx, 'nowhere', example, place), text, place);
+  }
+  const valid = validOf(schema, ctx, aim, example, place);
   if (aim !== 'anywhere') return valid;
-  return fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: hostileOf(valid, text) });
+  return fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: hostileOf(valid, text, place) });
 }
 
-function validOf(schema: Schema, ctx: FuzzContext, aim: Aim, example?: unknown): fc.Arbitrary<Wire> {
+function validOf(
+  schema: Schema,
+  ctx: FuzzContext,
+  aim: Aim,
+  example?: unknown,
+  place = '',
+): fc.Arbitrary<Wire> {
   if (aim === 'nowhere' && example !== undefined) return fc.constant(toWire(example));
   const branches = schema.anyOf ?? schema.oneOf;
   if (branches) {
     const aimed =
       typeof aim === 'string' ? [] : branches.filter((b) => placesOf(b, ctx).some((p) => same(p, aim)));
     return fc.oneof(
-      ...(aimed.length > 0 ? aimed : branches).map((branch) => valuesOf(branch, ctx, aim, example)),
+      ...(aimed.length > 0 ? aimed : branches).map((branch) => valuesOf(branch, ctx, aim, example, place)),
     );
   }
-  if (schema.allOf) return validOf(merged(schema.allOf), ctx, aim, example);
+  if (schema.allOf) return validOf(merged(schema.allOf), ctx, aim, example, place);
   if (schema.enum) return fc.constantFrom(...schema.enum.map(toWire));
   if (schema.const !== undefined) return fc.constant(toWire(schema.const));
   if (schema.format === 'uri') return webhookUrl;
@@ -300,7 +412,7 @@ function validOf(schema: Schema, ctx: FuzzContext, aim: Aim, example?: unknown):
     case 'array': {
       const minLength = Math.max(schema.minItems ?? 0, typeof aim === 'string' ? 0 : 1);
       const item = Array.isArray(example) ? example[0] : undefined;
-      return fc.array(valuesOf(schema.items ?? {}, ctx, along(aim, '[]'), item), {
+      return fc.array(valuesOf(schema.items ?? {}, ctx, along(aim, '[]'), item, place), {
         minLength,
         maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 3, 3)),
       });
@@ -322,7 +434,7 @@ function objectOf(schema: Schema, ctx: FuzzContext, aim: Aim, example?: unknown)
   const model = Object.fromEntries(
     properties.map(([name, property]) => [
       name,
-      valuesOf(refine(property, ctx.hints[name]), ctx, along(aim, name), given?.[name]),
+      valuesOf(refine(property, ctx.hints[name]), ctx, along(aim, name), given?.[name], name),
     ]),
   );
   const required = given ? properties.map(([name]) => name) : [...(schema.required ?? []), ...aimed];
@@ -511,6 +623,25 @@ interface Body {
   text: string;
 }
 
+/**
+ * JSON whose cost is in its shape rather than its length, from a few KiB to past the largest route's
+ * limit (1 MiB): many empty objects or arrays, deep nesting, many keys, long escaped strings, numbers a
+ * double rounds. Each must be refused (413, 400) or parsed without holding the event loop.
+ */
+export const WORST_SHAPES: Record<string, (bytes: number) => string> = {
+  'empty objects': (bytes) => `[${'{},'.repeat(Math.floor(bytes / 3))}{}]`,
+  'empty arrays': (bytes) => `[${'[],'.repeat(Math.floor(bytes / 3))}[]]`,
+  'deep nesting': (bytes) => '['.repeat(bytes / 2) + ']'.repeat(bytes / 2),
+  'many keys': (bytes) =>
+    `{${Array.from({ length: Math.floor(bytes / 12) }, (_, i) => `"k${i}":0`).join(',')}}`,
+  'long escaped string': (bytes) => `{"to":"${'\\u00e9'.repeat(Math.floor(bytes / 6))}"}`,
+  'inexact numbers': (bytes) => `[${'1.50,'.repeat(Math.floor(bytes / 5))}1.50]`,
+};
+
+const worstShapeBodies: fc.Arbitrary<Body> = fc
+  .tuple(fc.constantFrom(...Object.keys(WORST_SHAPES)), fc.constantFrom(2_000, 20_000, 300_000, 1_100_000))
+  .map(([shape, bytes]) => ({ contentType: 'application/json', text: WORST_SHAPES[shape]!(bytes) }));
+
 /** JSON mostly, with odd or wrong content types, broken JSON, forms, multipart, plain text or no type. */
 function encodedBodies(value: fc.Arbitrary<Wire>): fc.Arbitrary<Body> {
   const json = fc.oneof(
@@ -540,6 +671,7 @@ function encodedBodies(value: fc.Arbitrary<Wire>): fc.Arbitrary<Body> {
     },
     { weight: 1, arbitrary: value.map((v) => ({ contentType: 'text/plain', text: jsonText(v) })) },
     { weight: 1, arbitrary: value.map((v): Body => ({ text: jsonText(v) })) },
+    { weight: 1, arbitrary: worstShapeBodies },
   );
 }
 
@@ -567,6 +699,7 @@ const authorizations = fc.oneof(
 const extraHeaders = fc.option(
   fc.oneof(
     fc.tuple(fc.constant('x-request-id'), fc.oneof(fc.uuid(), hostileText.map(headerSafe))),
+    fc.tuple(fc.constantFrom('host', 'x-forwarded-host'), fc.constantFrom(...HOSTILE_HOSTS)),
     fc.tuple(
       fc.constant('accept'),
       fc.constantFrom('text/html', 'application/xml', '*/*', 'application/json;q=0'),
@@ -594,7 +727,13 @@ export function requestsFor(op: Operation, ctx: FuzzContext, focus?: Focus): fc.
     focus === undefined ? 'anywhere' : focus.in === p.in && focus.path[0] === p.name ? [] : 'nowhere';
   const example = focus ? ctx.examples[`${op.method} ${op.path}`] : undefined;
   const values = (p: Parameter) =>
-    valuesOf(refine(p.schema, ctx.hints[`${p.in}:${p.name}`]), ctx, aimAt(p), example?.params[p.name]);
+    valuesOf(
+      refine(p.schema, ctx.hints[`${p.in}:${p.name}`]),
+      ctx,
+      aimAt(p),
+      example?.params[p.name],
+      `${p.in}:${p.name}`,
+    );
   const params = (place: Parameter['in']) => op.parameters.filter((p) => p.in === place);
 
   const segments = fc.tuple(...params('path').map((p) => segmentsOf(values(p), aimAt(p) !== 'nowhere')));

@@ -5,15 +5,36 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { AppContext } from '../../src/app-context.ts';
+import type { FaucetDirectory } from '../../src/chains/faucets.ts';
 import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { PriceService } from '../../src/prices/index.ts';
-import type { FaucetDirectory } from '../../src/services/faucets.ts';
 import { undocumentedAnswers } from './documented-statuses.ts';
 
 export const POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * The key derivations of a test gateway: the test cost (scrypt N = 2^10, a millisecond where the full cost
+ * takes half a second or more), for the many tests that seal and open keys without being about the
+ * derivation. A test about it (fairness, lockout timing, the cost itself) sets `KDF_COST: 'full'`.
+ */
+export const TEST_KDF_ENV = { NODE_ENV: 'test', KDF_COST: 'test' };
+
+/**
+ * One plan without quotas or a rate limit, for suites that send hundreds of requests a second and assert
+ * what the code under test answers, never a 429 (quotas and rate limits have suites of their own).
+ */
+export const UNLIMITED_PLAN_ENV = {
+  PLANS: JSON.stringify([
+    {
+      name: 'unlimited',
+      period: 'month',
+      quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
+    },
+  ]),
+};
 
 /** Which database this test run uses: the vitest project sets SWITCHYARD_TEST_DB. */
 export function testDatabase(): 'sqlite' | 'postgres' {
@@ -109,7 +130,7 @@ export interface GatewayOptions {
 /** A real gateway listening on 127.0.0.1 on the test database, with its logs captured. */
 export async function startGateway(options: GatewayOptions = {}): Promise<TestGateway> {
   const database = options.database ?? freshDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'info', ...database.env, ...options.env });
+  const config = loadConfig({ LOG_LEVEL: 'info', ...TEST_KDF_ENV, ...database.env, ...options.env });
   const logLines: string[] = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => logLines.push(line) });
   const ctx = await createContext(config, {

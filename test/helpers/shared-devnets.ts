@@ -5,9 +5,11 @@ import { inject } from 'vitest';
 import type { EvmDevnet } from '../../devnets/evm/index.ts';
 import type { SolanaDevnet, SolanaDevnetTokens } from '../../devnets/solana/index.ts';
 import type { TronDevnet, TronDevnetTokens } from '../../devnets/tron/index.ts';
-import type { EvmChainName } from '../../src/chains/evm/chains.ts';
 import type { Network } from '../../src/chains/types.ts';
 import { decodeWire, encodeWire } from './devnet-wire.ts';
+import type { SharedEvmChain } from './shared-evm-chains.ts';
+
+export type { SharedEvmChain } from './shared-evm-chains.ts';
 
 export interface SharedTronDevnetInfo {
   url: string;
@@ -167,7 +169,7 @@ export async function sharedBitcoinDevnet(): Promise<SharedBitcoinDevnet> {
 }
 
 /** The anvil of this run for `chain` (mainnet chain id, a block per transaction). */
-export async function sharedEvmDevnet(chain: EvmChainName): Promise<SharedEvmDevnet> {
+export async function sharedEvmDevnet(chain: SharedEvmChain): Promise<SharedEvmDevnet> {
   const call = remote(chain);
   // Built by test/global-setup/shared-devnets.ts as this type.
   const info = (await call('info')) as SharedEvmDevnetInfo;

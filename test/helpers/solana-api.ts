@@ -5,10 +5,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getBase58Decoder } from '@solana/kit';
 import { Keypair } from '@solana/web3.js';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from './gateway.ts';
 import { type SharedSolanaDevnet, sharedSolanaDevnet } from './shared-devnets.ts';
+import { withUnnamedNodesDead } from './unserved-nodes.ts';
 
 export const PASSWORD = 'correct horse battery';
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -84,12 +85,12 @@ export async function startSolanaApi(options: { roles?: boolean } = {}): Promise
   const devnet = await sharedSolanaDevnet();
   const proxy = await startRecordingProxy(devnet.url);
   const gw = await startGateway({
-    env: {
+    env: withUnnamedNodesDead({
       SOLANA_MAINNET_URLS: proxy.url,
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
       NODE_RETRIES: '1',
       LOG_LEVEL: 'warn',
-    },
+    }),
   });
   const roles = options.roles ? startBackgroundRoles(gw.ctx, { pollMs: 50 }) : null;
   const { token } = await gw.userToken(undefined, 'enterprise');
@@ -105,6 +106,40 @@ export async function startSolanaApi(options: { roles?: boolean } = {}): Promise
       await gw.close();
       await proxy.close();
     },
+  };
+}
+
+/**
+ * This file's Solana API: started before its tests (startSolanaApi) and closed after them. What it returns
+ * reads the running one, so a file holds it as a constant.
+ */
+export function solanaApiForFile(options: { roles?: boolean } = {}): SolanaApiContext {
+  let started: SolanaApiContext | undefined;
+  beforeAll(async () => {
+    started = await startSolanaApi(options);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.close();
+  });
+  const running = (): SolanaApiContext => {
+    if (started === undefined) throw new Error('the Solana API starts in beforeAll');
+    return started;
+  };
+  return {
+    get devnet() {
+      return running().devnet;
+    },
+    get gw() {
+      return running().gw;
+    },
+    get proxy() {
+      return running().proxy;
+    },
+    get roles() {
+      return running().roles;
+    },
+    api: (...args) => running().api(...args),
+    close: () => running().close(),
   };
 }
 

@@ -1,5 +1,5 @@
 // What the tests of wallet passwords share: a client of the address routes that times its exports, and a
-// gateway with no node (the routes under test never need one). Keys are sealed with the real scrypt.
+// gateway with no node (the routes under test never need one), with the real scrypt: these tests time it.
 import { expect } from 'vitest';
 import type { ApiResponse, RequestOptions, TestGateway } from './gateway.ts';
 
@@ -7,6 +7,9 @@ export const PASSWORD = 'correct horse battery';
 export const WRONG = 'not the password at all';
 /** Each scrypt takes about half a second alone, several on a machine busy with other work. */
 export const SLOW = 180_000;
+
+/** The production key derivation, in place of the test gateway's cheap one. */
+export const FULL_KDF = { KDF_COST: 'full' };
 
 /** No node is reachable: the routes under test never need one. */
 export const NO_NODES = {

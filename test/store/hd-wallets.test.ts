@@ -7,11 +7,13 @@ import { UserDirectory } from '../../src/accounts/users.ts';
 import { loadConfig } from '../../src/config.ts';
 import { AddressKeys, type KeyScope } from '../../src/custody/address-keys.ts';
 import { type HdKeyCodec, type HdScope, HdWallets } from '../../src/custody/hd-wallets.ts';
+import { TEST_KDF_COST } from '../../src/custody/kdf-cost.ts';
 import { WrongPasswordError } from '../../src/custody/key-vault.ts';
 import { PasswordThrottle } from '../../src/custody/password-throttle.ts';
-import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/store/store.ts';
 import { freshDatabase, testDatabase } from '../helpers/gateway.ts';
 import { p2wpkhAddress } from '../helpers/p2wpkh.ts';
+import { openMigratedStore } from '../helpers/test-store.ts';
 
 // BIP-84's own test vectors: its mnemonic, root key, account 0 key and first receive addresses.
 const MNEMONIC =
@@ -66,11 +68,7 @@ let addressKeys: AddressKeys;
 
 beforeAll(async () => {
   const config = loadConfig(database.env);
-  store = await openStore(
-    config.databaseUrl,
-    database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema },
-  );
-  await migrateToLatest(store);
+  store = await openMigratedStore(database);
   await syncPlans(store.db, [
     ...config.plans,
     {
@@ -82,7 +80,7 @@ beforeAll(async () => {
   ]);
   users = new UserDirectory(store.db, config.defaultPlan);
   const quotas = new QuotaService(store.db, store.dialect);
-  // Two wrong passwords lock a key here, so the lockout is reached with few (128 MiB) scrypt runs.
+  // Two wrong passwords lock a key here, so the lockout is reached with few scrypt runs.
   const throttle = new PasswordThrottle(store.db, {
     maxFailuresPerAddress: 2,
     maxFailuresPerUser: 50,
@@ -90,8 +88,10 @@ beforeAll(async () => {
     lockoutSeconds: 60,
     maxLockoutSeconds: 3600,
   });
-  wallets = new HdWallets(store.db, quotas, throttle);
-  addressKeys = new AddressKeys(store.db, quotas, throttle);
+  // Seeds and keys sealed at the test cost: these tests are about wallets, not the derivation.
+  const now = () => new Date();
+  wallets = new HdWallets(store.db, quotas, throttle, now, TEST_KDF_COST.sealedKeys);
+  addressKeys = new AddressKeys(store.db, quotas, throttle, now, TEST_KDF_COST.sealedKeys);
 });
 
 afterAll(async () => {
@@ -104,8 +104,7 @@ async function scopeOfNewUser(plan?: string): Promise<HdScope> {
   return { userId: user.id, chain: 'bitcoin', network: 'mainnet', codec: bip84 };
 }
 
-// Every create and every opening runs scrypt at 128 MiB: a few per test, on a machine that may be busy.
-describe(`HD wallets on ${testDatabase()}`, { timeout: 120_000 }, () => {
+describe(`HD wallets on ${testDatabase()}`, () => {
   it("restores BIP-84's wallet and derives its receive addresses by index, without the password", async () => {
     const scope = await scopeOfNewUser();
     const created = await wallets.create(scope, {

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { syncPlans } from '../../src/accounts/plans.ts';
 import { loadConfig } from '../../src/config.ts';
+import { GATEWAY_MIGRATIONS } from '../../src/gateway-migrations.ts';
 import { migrateToLatest, openStore, pingStore } from '../../src/store/store.ts';
 import { freshDatabase, POSTGRES_URL, testDatabase } from '../helpers/gateway.ts';
 
@@ -16,8 +17,8 @@ describe(`store on ${testDatabase()}`, () => {
     const store = await openStore(config.databaseUrl, options);
     try {
       expect(store.dialect).toBe(testDatabase());
-      await migrateToLatest(store);
-      await migrateToLatest(store);
+      await migrateToLatest(store, GATEWAY_MIGRATIONS);
+      await migrateToLatest(store, GATEWAY_MIGRATIONS);
       await syncPlans(store.db, config.plans);
       await syncPlans(
         store.db,
@@ -40,14 +41,14 @@ describe(`store on ${testDatabase()}`, () => {
     const config = loadConfig(database.env);
     const options = database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema };
     const first = await openStore(config.databaseUrl, options);
-    await migrateToLatest(first);
+    await migrateToLatest(first, GATEWAY_MIGRATIONS);
     await first.db
       .insertInto('users')
       .values({ id: 'u1', email: 'keep@example.com', created_at: 'now', number: 1 })
       .execute();
     await first.close();
     const second = await openStore(config.databaseUrl, options);
-    await migrateToLatest(second);
+    await migrateToLatest(second, GATEWAY_MIGRATIONS);
     const row = await second.db.selectFrom('users').select('email').where('id', '=', 'u1').executeTakeFirst();
     await second.close();
     expect(row?.email).toBe('keep@example.com');
@@ -58,14 +59,14 @@ describe(`store on ${testDatabase()}`, () => {
     'migrates a schema chosen by search_path in DATABASE_URL beside another migrated schema',
     async () => {
       const migrated = await openStore(POSTGRES_URL, { pgSchema: database.pgSchema! });
-      await migrateToLatest(migrated);
+      await migrateToLatest(migrated, GATEWAY_MIGRATIONS);
       await migrated.close();
       const other = freshDatabase();
       const store = await openStore(POSTGRES_URL, { pgSchema: other.pgSchema! });
       await store.close();
       const bySearchPath = await openStore(other.processEnv['DATABASE_URL']!);
       try {
-        await migrateToLatest(bySearchPath);
+        await migrateToLatest(bySearchPath, GATEWAY_MIGRATIONS);
         const users = await bySearchPath.db.selectFrom('users').select('id').execute();
         expect(users).toEqual([]);
       } finally {
@@ -98,7 +99,7 @@ describe(`store on ${testDatabase()}`, () => {
           const other = freshDatabase();
           const store = await openStore(POSTGRES_URL, { pgSchema: other.pgSchema! });
           try {
-            await migrateToLatest(store);
+            await migrateToLatest(store, GATEWAY_MIGRATIONS);
           } finally {
             await store.close();
             await other.drop();

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
+import { GATEWAY_MIGRATIONS } from '../../src/gateway-migrations.ts';
 import { migrateToLatest, openStore } from '../../src/store/store.ts';
 import { freshDatabase, testDatabase } from '../helpers/gateway.ts';
 
@@ -18,7 +18,7 @@ describe(`migration 0010_notification_reinclusion on ${testDatabase()}`, () => {
     const store = await openStore(loadConfig(database.env).databaseUrl, options);
     try {
       const before = Object.fromEntries(
-        Object.entries(migrations).filter(([name]) => name < '0010_notification_reinclusion'),
+        Object.entries(GATEWAY_MIGRATIONS).filter(([name]) => name < '0010_notification_reinclusion'),
       );
       const migrator = new Migrator({
         db: store.db,
@@ -48,7 +48,7 @@ describe(`migration 0010_notification_reinclusion on ${testDatabase()}`, () => {
       await notification('cancelled-transfer', 'transfer', 'tx-2', 'cancelled');
       await notification('standing-transfer', 'transfer', 'tx-3', 'delivered');
 
-      await migrateToLatest(store);
+      await migrateToLatest(store, GATEWAY_MIGRATIONS);
       const rows = await store.db
         .selectFrom('notifications')
         .select(['id', 'left_chain_at', 'reverts_id'])

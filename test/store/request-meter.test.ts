@@ -3,8 +3,9 @@ import { syncPlans } from '../../src/accounts/plans.ts';
 import { RequestMeter } from '../../src/accounts/request-meter.ts';
 import { UserDirectory } from '../../src/accounts/users.ts';
 import { loadConfig } from '../../src/config.ts';
-import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/store/store.ts';
 import { freshDatabase } from '../helpers/gateway.ts';
+import { openMigratedStore } from '../helpers/test-store.ts';
 
 const database = freshDatabase();
 let store: Store;
@@ -13,11 +14,7 @@ const PERIOD = '2026-11-01T00:00:00.000Z';
 
 beforeAll(async () => {
   const config = loadConfig(database.env);
-  store = await openStore(
-    config.databaseUrl,
-    database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema },
-  );
-  await migrateToLatest(store);
+  store = await openMigratedStore(database);
   await syncPlans(store.db, config.plans);
   users = new UserDirectory(store.db, config.defaultPlan);
 });

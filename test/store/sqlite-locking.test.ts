@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GATEWAY_MIGRATIONS } from '../../src/gateway-migrations.ts';
 import { migrateToLatest, openStore } from '../../src/store/store.ts';
 import { freshDatabase, testDatabase } from '../helpers/gateway.ts';
 
@@ -29,7 +30,7 @@ describe.runIf(testDatabase() === 'sqlite')('SQLite shared with another process'
     const file = path.join(database.dataDir, 'shared.db');
     const store = await openStore(`sqlite:${file}`);
     try {
-      await migrateToLatest(store);
+      await migrateToLatest(store, GATEWAY_MIGRATIONS);
       let other: Promise<{ code: number | null; stderr: string }> | undefined;
       await store.db.transaction().execute(async (trx) => {
         await trx.selectFrom('users').select('id').execute();

@@ -4,7 +4,7 @@ import type { WebhooksTable } from '../../src/store/schema.ts';
 import { SubscriptionSync } from '../../src/webhooks/subscription-sync.ts';
 import { bumpWatchVersion } from '../../src/webhooks/watch-versions.ts';
 import { testDatabase } from '../helpers/gateway.ts';
-import { type DeliveryBench, openDeliveryBench } from '../webhooks/fixtures.ts';
+import { type DeliveryBench, openDeliveryBench, webhookRow } from '../webhooks/fixtures.ts';
 
 let bench: DeliveryBench;
 beforeAll(async () => {
@@ -23,33 +23,14 @@ const transferTo = (address: string) => ({
 });
 
 function row(id: string, address: string, version: number, live = true): WebhooksTable {
-  const at = new Date().toISOString();
-  return {
+  return webhookRow({
     id,
     user_id: bench.userId,
-    chain: 'tron',
     network: NETWORK,
-    url: 'https://example.com/hook',
-    from_address: null,
     to_address: address,
-    contract_address: null,
-    token_id: null,
-    type: null,
-    confirmations: 0,
-    notify_reverted: 0,
-    notify_pending: 0,
-    retry_policy: 'none',
-    secret_sealed: 'sealed',
-    previous_secret_sealed: null,
-    previous_secret_expires_at: null,
     is_active: live ? 1 : 0,
-    is_invalid: 0,
-    invalid_reason: null,
     change_version: version,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-  };
+  });
 }
 
 async function setVersion(version: number): Promise<void> {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { syncPlans } from '../../src/accounts/plans.ts';
 import { UserDirectory } from '../../src/accounts/users.ts';
 import { loadConfig } from '../../src/config.ts';
-import { migrations } from '../../src/store/migrations/index.ts';
+import { GATEWAY_MIGRATIONS } from '../../src/gateway-migrations.ts';
 import type { Database } from '../../src/store/schema.ts';
 import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
 import { freshDatabase, type TestDatabase, testDatabase } from '../helpers/gateway.ts';
@@ -31,7 +31,7 @@ async function migratedTo(last: string): Promise<{ database: TestDatabase; store
   const store = await open(database);
   const migrator = new Migrator({
     db: store.db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => GATEWAY_MIGRATIONS },
     ...(store.schema === undefined ? {} : { migrationTableSchema: store.schema }),
   });
   const { error } = await migrator.migrateTo(last);
@@ -56,7 +56,7 @@ describe(`user numbers on ${testDatabase()}`, () => {
     ]) {
       await sql`insert into users (id, email, created_at) values (${id}, ${email}, ${at})`.execute(store.db);
     }
-    await migrateToLatest(store);
+    await migrateToLatest(store, GATEWAY_MIGRATIONS);
     expect(await numbers(store.db)).toEqual({
       'a@example.com': 1,
       'b1@example.com': 2,
@@ -78,7 +78,7 @@ describe(`user numbers on ${testDatabase()}`, () => {
     const database = freshDatabase();
     databases.push(database);
     const first = await open(database);
-    await migrateToLatest(first);
+    await migrateToLatest(first, GATEWAY_MIGRATIONS);
     // SQLite: one connection per process (better-sqlite3 blocks the event loop while it waits for a lock,
     // so a second connection in this process would wait on the first forever); Postgres: two pools.
     const second = testDatabase() === 'postgres' ? await open(database) : first;

@@ -7,14 +7,34 @@ import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BlockFollower, Finality, FollowedBlock, HeightReading } from '../../src/chains/follower.ts';
-import { loadConfig } from '../../src/config.ts';
+import type { TransferEvent } from '../../src/chains/types.ts';
 import { createLogger } from '../../src/logger.ts';
-import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
+import type { Store } from '../../src/store/store.ts';
 import { ChainWatcher } from '../../src/webhooks/watcher.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
+import { openMigratedStore } from '../helpers/test-store.ts';
+import { insertUser, webhookRow } from '../webhooks/fixtures.ts';
 
 const WATCHED = '0x00000000000000000000000000000000000000aa';
 const SENDER = '0x00000000000000000000000000000000000000bb';
+
+/** An ETH transfer from SENDER to the watched address; where it stands and how much it moves are the caller's. */
+function transferToWatched(
+  at: Pick<TransferEvent, 'blockNumber' | 'blockHash' | 'txid' | 'amountRaw' | 'time'>,
+): TransferEvent {
+  return {
+    chain: 'ethereum',
+    network: 'mainnet',
+    logIndex: 0,
+    from: SENDER,
+    to: WATCHED,
+    contractAddress: null,
+    tokenId: null,
+    type: 'ETH',
+    decimals: 18,
+    ...at,
+  };
+}
 
 /** A chain whose every height is written by the test: a block, a skipped height, or nothing yet. */
 class ScriptedChain implements BlockFollower {
@@ -46,22 +66,13 @@ class ScriptedChain implements BlockFollower {
       time,
       transfers: paysWatched
         ? [
-            {
-              chain: 'ethereum',
-              network: 'mainnet',
+            transferToWatched({
               blockNumber: BigInt(number),
               blockHash: hash,
               txid: `0xtx${fork}${number}`,
-              logIndex: 0,
-              from: SENDER,
-              to: WATCHED,
-              contractAddress: null,
-              tokenId: null,
-              type: 'ETH',
               amountRaw: 1000n + BigInt(number),
-              decimals: 18,
               time,
-            },
+            }),
           ]
         : [],
     };
@@ -80,43 +91,21 @@ const watchers: ChainWatcher[] = [];
 
 beforeEach(async () => {
   database = freshDatabase();
-  const options = database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema };
-  store = await openStore(loadConfig(database.env).databaseUrl, options);
-  await migrateToLatest(store);
-  const userId = randomUUID();
-  const at = new Date().toISOString();
-  await store.db
-    .insertInto('users')
-    .values({ id: userId, email: `${userId}@example.com`, created_at: at, number: 1 })
-    .execute();
+  store = await openMigratedStore(database);
+  const userId = await insertUser(store);
   await store.db
     .insertInto('webhooks')
-    .values({
-      id: randomUUID(),
-      user_id: userId,
-      chain: 'ethereum',
-      network: 'mainnet',
-      url: 'https://receiver.example/hook',
-      from_address: null,
-      to_address: WATCHED,
-      contract_address: null,
-      token_id: null,
-      type: null,
-      confirmations: 1,
-      notify_reverted: 0,
-      notify_pending: 0,
-      retry_policy: 'none',
-      secret_sealed: 'unused',
-      previous_secret_sealed: null,
-      previous_secret_expires_at: null,
-      is_active: 1,
-      is_invalid: 0,
-      invalid_reason: null,
-      change_version: 1,
-      created_at: at,
-      updated_at: at,
-      deleted_at: null,
-    })
+    .values(
+      webhookRow({
+        id: randomUUID(),
+        user_id: userId,
+        chain: 'ethereum',
+        url: 'https://receiver.example/hook',
+        to_address: WATCHED,
+        confirmations: 1,
+        secret_sealed: 'unused',
+      }),
+    )
     .execute();
   await store.db
     .insertInto('watch_versions')
@@ -282,22 +271,13 @@ describe('ChainWatcher unwinding through a lagging node', () => {
 
 describe('ChainWatcher and unconfirmed transfers', () => {
   /** A transfer to the watched address the node holds unconfirmed. */
-  const unconfirmedTransfer = {
-    chain: 'ethereum' as const,
-    network: 'mainnet' as const,
+  const unconfirmedTransfer = transferToWatched({
     blockNumber: 0n,
     blockHash: '',
     txid: '0xmempool',
-    logIndex: 0,
-    from: SENDER,
-    to: WATCHED,
-    contractAddress: null,
-    tokenId: null,
-    type: 'ETH',
     amountRaw: 5000n,
-    decimals: 18,
     time: new Date(1_700_000_000_000),
-  };
+  });
 
   async function notifications() {
     const rows = await store.db

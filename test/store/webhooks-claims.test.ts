@@ -2,21 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../src/webhooks/delivery-attempt.ts';
 import { DeliveryQueue } from '../../src/webhooks/delivery-queue.ts';
 import { testDatabase } from '../helpers/gateway.ts';
-import {
-  attemptRows,
-  type DeliveryBench,
-  insertNotification,
-  insertWebhook,
-  newDeliverer,
-  notificationRow,
-  useDeliveryBench,
-  waitFor,
-} from '../webhooks/fixtures.ts';
+import { useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
-let bench: DeliveryBench;
-const receiver = useDeliveryBench((opened) => {
-  bench = opened;
-});
+const bench = useDeliveryBench();
 
 function queue(instanceId: string, claimMs = 60_000): DeliveryQueue {
   return new DeliveryQueue({
@@ -32,7 +20,7 @@ async function notifications(webhookId: string, count: number, start = Date.now(
   const ids: string[] = [];
   // Distinct times, oldest first, so the claim order is known.
   for (let i = 0; i < count; i++) {
-    ids.push((await insertNotification(bench, { webhookId, nextAttemptAt: new Date(start + i) })).id);
+    ids.push((await bench.insertNotification({ webhookId, nextAttemptAt: new Date(start + i) })).id);
   }
   return ids;
 }
@@ -52,9 +40,9 @@ function okAttempt(): AttemptResult {
 
 describe(`claims and records on ${testDatabase()}`, () => {
   it('claims per webhook no more rows than its room, oldest first, and reaches the others once a full origin is left out', async () => {
-    const busy = await insertWebhook(bench, { url: 'http://127.0.0.1:1/busy' });
-    const idle = await insertWebhook(bench, { url: 'http://127.0.0.1:2/idle' });
-    const full = await insertWebhook(bench, { url: 'http://127.0.0.1:3/full' });
+    const busy = await bench.insertWebhook({ url: 'http://127.0.0.1:1/busy' });
+    const idle = await bench.insertWebhook({ url: 'http://127.0.0.1:2/idle' });
+    const full = await bench.insertWebhook({ url: 'http://127.0.0.1:3/full' });
     const busyIds = await notifications(busy.id, 10);
     const idleIds = await notifications(idle.id, 10, Date.now() - 30_000);
     await notifications(full.id, 5, Date.now() - 90_000);
@@ -90,7 +78,7 @@ describe(`claims and records on ${testDatabase()}`, () => {
   it("a saturated origin's rows are never claimed and handed back while it is busy", async () => {
     let open = 0;
     let most = 0;
-    const slow = await receiver((_req, res) => {
+    const slow = await bench.receiver((_req, res) => {
       open++;
       most = Math.max(most, open);
       setTimeout(() => {
@@ -98,9 +86,9 @@ describe(`claims and records on ${testDatabase()}`, () => {
         res.end('ok');
       }, 30);
     });
-    const hook = await insertWebhook(bench, { url: slow.url });
+    const hook = await bench.insertWebhook({ url: slow.url });
     const ids = await notifications(hook.id, 12);
-    const deliverer = newDeliverer(bench, { concurrency: 16, perHostConcurrency: 3, pollMs: 5 });
+    const deliverer = bench.newDeliverer({ concurrency: 16, perHostConcurrency: 3, pollMs: 5 });
     // A claim stamps updated_at; a hand-back turns the row pending again and leaves the stamp: a pending,
     // never attempted row stamped after the start was claimed and handed back.
     const started = new Date(Date.now() + 1).toISOString();
@@ -119,7 +107,7 @@ describe(`claims and records on ${testDatabase()}`, () => {
     deliverer.start();
     try {
       await waitFor(async () => {
-        for (const id of ids) if ((await notificationRow(bench, id)).status !== 'delivered') return false;
+        for (const id of ids) if ((await bench.notificationRow(id)).status !== 'delivered') return false;
         return true;
       });
     } finally {
@@ -132,7 +120,7 @@ describe(`claims and records on ${testDatabase()}`, () => {
   });
 
   it('a batch of records keeps the live claims and refuses the one that lapsed and was taken over', async () => {
-    const hook = await insertWebhook(bench, { url: 'http://127.0.0.1:1/hook' });
+    const hook = await bench.insertWebhook({ url: 'http://127.0.0.1:1/hook' });
     await notifications(hook.id, 3);
     const mine = queue('mine', -1); // claims that have lapsed the moment they are made
     const rows = await mine.claimDue(3, { otherwise: 3, byWebhook: new Map() });
@@ -146,15 +134,15 @@ describe(`claims and records on ${testDatabase()}`, () => {
       rows.map((row) => ({ row, webhook, attempt: okAttempt(), verdict: { outcome: 'delivered' as const } })),
     );
     expect(kept).toEqual([false, true, true]);
-    expect(await notificationRow(bench, rows[0]!.id)).toMatchObject({
+    expect(await bench.notificationRow(rows[0]!.id)).toMatchObject({
       status: 'delivering',
       claimed_by: 'other',
       attempts: 0,
     });
     for (const row of rows.slice(1)) {
-      expect(await notificationRow(bench, row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(await bench.notificationRow(row.id)).toMatchObject({ status: 'delivered', attempts: 1 });
     }
     // The request was made all the same: every attempt is on record.
-    for (const row of rows) expect(await attemptRows(bench, row.id)).toHaveLength(1);
+    for (const row of rows) expect(await bench.attemptRows(row.id)).toHaveLength(1);
   });
 });

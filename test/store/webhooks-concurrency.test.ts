@@ -1,42 +1,30 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../helpers/gateway.ts';
-import {
-  attemptRows,
-  type DeliveryBench,
-  insertNotification,
-  insertWebhook,
-  newDeliverer,
-  notificationRow,
-  useDeliveryBench,
-  waitFor,
-} from '../webhooks/fixtures.ts';
+import { useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
-let bench: DeliveryBench;
-const receiver = useDeliveryBench((opened) => {
-  bench = opened;
-});
+const bench = useDeliveryBench();
 
 async function statusOf(id: string): Promise<string> {
-  return (await notificationRow(bench, id)).status;
+  return (await bench.notificationRow(id)).status;
 }
 
 describe(`webhook delivery under load on ${testDatabase()}`, () => {
   it('delivers to a healthy receiver promptly while a dead one times out', async () => {
     const timeoutMs = 1_500;
-    const dead = await receiver(() => {}); // accepts, reads, never answers
-    const healthy = await receiver();
-    const deadHook = await insertWebhook(bench, { url: dead.url });
-    const healthyHook = await insertWebhook(bench, { url: healthy.url });
+    const dead = await bench.receiver(() => {}); // accepts, reads, never answers
+    const healthy = await bench.receiver();
+    const deadHook = await bench.insertWebhook({ url: dead.url });
+    const healthyHook = await bench.insertWebhook({ url: healthy.url });
     const older = new Date(Date.now() - 60_000);
     const stuck: { id: string }[] = [];
     for (let i = 0; i < 4; i++) {
-      stuck.push(await insertNotification(bench, { webhookId: deadHook.id, nextAttemptAt: older }));
+      stuck.push(await bench.insertNotification({ webhookId: deadHook.id, nextAttemptAt: older }));
     }
     const prompt: { id: string }[] = [];
-    for (let i = 0; i < 8; i++) prompt.push(await insertNotification(bench, { webhookId: healthyHook.id }));
+    for (let i = 0; i < 8; i++) prompt.push(await bench.insertNotification({ webhookId: healthyHook.id }));
 
-    const deliverer = newDeliverer(bench, { timeoutMs, concurrency: 4, perHostConcurrency: 2 });
+    const deliverer = bench.newDeliverer({ timeoutMs, concurrency: 4, perHostConcurrency: 2 });
     const started = performance.now();
     deliverer.start();
     try {
@@ -57,7 +45,7 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     } finally {
       await deliverer.stop();
     }
-    const [attempt] = await attemptRows(bench, stuck[0]!.id);
+    const [attempt] = await bench.attemptRows(stuck[0]!.id);
     expect(attempt!.error).toBe(`timed out after ${timeoutMs} ms`);
     expect(attempt!.duration_ms).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(attempt!.duration_ms).toBeLessThan(timeoutMs + 1_000);
@@ -67,23 +55,23 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     const hooks = [];
     for (let i = 0; i < 3; i++) {
       hooks.push(
-        await receiver((_req, res) => {
+        await bench.receiver((_req, res) => {
           setTimeout(() => res.end('ok'), Math.random() * 15);
         }),
       );
     }
     const webhookIds = [];
-    for (const hook of hooks) webhookIds.push((await insertWebhook(bench, { url: hook.url })).id);
+    for (const hook of hooks) webhookIds.push((await bench.insertWebhook({ url: hook.url })).id);
     for (let i = 0; i < 60; i++)
-      await insertNotification(bench, { webhookId: webhookIds[i % webhookIds.length]! });
+      await bench.insertNotification({ webhookId: webhookIds[i % webhookIds.length]! });
     const registries = [new Registry(), new Registry()];
-    const one = newDeliverer(bench, {
+    const one = bench.newDeliverer({
       metrics: registries[0]!,
       concurrency: 6,
       perHostConcurrency: 2,
       pollMs: 5,
     });
-    const two = newDeliverer(bench, {
+    const two = bench.newDeliverer({
       store: await bench.openAnotherStore(),
       metrics: registries[1]!,
       concurrency: 6,
@@ -121,26 +109,26 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
   });
 
   it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {
-    const hook = await receiver();
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
-    const lapsed = await insertNotification(bench, {
+    const hook = await bench.receiver();
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const lapsed = await bench.insertNotification({
       webhookId,
       status: 'delivering',
       claimedBy: 'crashed-instance',
       claimExpiresAt: new Date(Date.now() - 1_000),
     });
-    const live = await insertNotification(bench, {
+    const live = await bench.insertNotification({
       webhookId,
       status: 'delivering',
       claimedBy: 'busy-instance',
       claimExpiresAt: new Date(Date.now() + 60_000),
     });
-    const fresh = await insertNotification(bench, { webhookId });
-    const notDue = await insertNotification(bench, {
+    const fresh = await bench.insertNotification({ webhookId });
+    const notDue = await bench.insertNotification({
       webhookId,
       nextAttemptAt: new Date(Date.now() + 60_000),
     });
-    const deliverer = newDeliverer(bench);
+    const deliverer = bench.newDeliverer();
     deliverer.start();
     try {
       await waitFor(
@@ -150,7 +138,7 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     } finally {
       await deliverer.stop();
     }
-    expect(await notificationRow(bench, live.id)).toMatchObject({
+    expect(await bench.notificationRow(live.id)).toMatchObject({
       status: 'delivering',
       claimed_by: 'busy-instance',
     });
@@ -159,11 +147,11 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
   });
 
   it('exports delivery counts, durations and block-to-delivery latency', async () => {
-    const hook = await receiver();
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
-    const note = await insertNotification(bench, { webhookId, blockTime: new Date(Date.now() - 3_000) });
+    const hook = await bench.receiver();
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const note = await bench.insertNotification({ webhookId, blockTime: new Date(Date.now() - 3_000) });
     const metrics = new Registry();
-    const deliverer = newDeliverer(bench, { metrics });
+    const deliverer = bench.newDeliverer({ metrics });
     expect(await deliverer.deliverNow(note.id)).toBe('delivered');
     await deliverer.stop();
     const text = await metrics.metrics();
@@ -174,7 +162,7 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     expect(sum).toBeGreaterThanOrEqual(3);
     expect(sum).toBeLessThan(10);
     // A second deliverer on the same registry reuses the metrics instead of failing to register them.
-    const again = newDeliverer(bench, { metrics });
+    const again = bench.newDeliverer({ metrics });
     await again.stop();
   });
 });

@@ -4,33 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { retryNotification } from '../../src/webhooks/delivery-commands.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { testDatabase } from '../helpers/gateway.ts';
-import {
-  attemptRows,
-  type DeliveryBench,
-  insertNotification,
-  insertWebhook,
-  newDeliverer,
-  notificationRow,
-  Receiver,
-  signedHeaders,
-  useDeliveryBench,
-  waitFor,
-} from '../webhooks/fixtures.ts';
+import { Receiver, signedHeaders, useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
-let bench: DeliveryBench;
-const receiver = useDeliveryBench((opened) => {
-  bench = opened;
-});
+const bench = useDeliveryBench();
 
 describe(`webhook delivery on ${testDatabase()}`, () => {
   it('delivers a notification whose signatures the official verifier accepts', async () => {
-    const hook = await receiver();
-    const { id: webhookId, secret } = await insertWebhook(bench, { url: hook.url });
-    const note = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench);
+    const hook = await bench.receiver();
+    const { id: webhookId, secret } = await bench.insertWebhook({ url: hook.url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer();
     deliverer.start();
     try {
-      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'delivered');
+      await waitFor(async () => (await bench.notificationRow(note.id)).status === 'delivered');
     } finally {
       await deliverer.stop();
     }
@@ -47,30 +33,30 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
     const expected = createHmac('sha256', secret).update(note.txid).digest('base64');
     expect(request!.headers['x-signature']).toBe(expected);
 
-    const row = await notificationRow(bench, note.id);
+    const row = await bench.notificationRow(note.id);
     expect(row).toMatchObject({ attempts: 1, response_status: 200, response_body: 'ok', claimed_by: null });
     expect(row.delivered_at).not.toBeNull();
-    const attempts = await attemptRows(bench, note.id);
+    const attempts = await bench.attemptRows(note.id);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ response_status: 200, response_body: 'ok', error: null });
   });
 
   it('signs with the previous secret too while it is valid, and not after', async () => {
-    const hook = await receiver();
+    const hook = await bench.receiver();
     const previous = generateWebhookSecret();
-    const rotating = await insertWebhook(bench, {
+    const rotating = await bench.insertWebhook({
       url: hook.url,
       previousSecret: previous,
       previousSecretExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
     });
-    const rotated = await insertWebhook(bench, {
+    const rotated = await bench.insertWebhook({
       url: hook.url,
       previousSecret: previous,
       previousSecretExpiresAt: new Date(Date.now() - 1_000).toISOString(),
     });
-    const during = await insertNotification(bench, { webhookId: rotating.id });
-    const after = await insertNotification(bench, { webhookId: rotated.id });
-    const deliverer = newDeliverer(bench);
+    const during = await bench.insertNotification({ webhookId: rotating.id });
+    const after = await bench.insertNotification({ webhookId: rotated.id });
+    const deliverer = bench.newDeliverer();
     expect(await deliverer.deliverNow(during.id)).toBe('delivered');
     expect(await deliverer.deliverNow(after.id)).toBe('delivered');
     await deliverer.stop();
@@ -85,43 +71,43 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
   });
 
   it('fails on a 500 and does not resend on its own; a manual retry resends with the same id', async () => {
-    const hook = await receiver((_req, res) => res.writeHead(500).end('x'.repeat(5_000)));
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
-    const note = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench);
+    const hook = await bench.receiver((_req, res) => res.writeHead(500).end('x'.repeat(5_000)));
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer();
     deliverer.start();
     try {
-      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'failed');
+      await waitFor(async () => (await bench.notificationRow(note.id)).status === 'failed');
       await new Promise((resolve) => setTimeout(resolve, 200)); // ten poll cycles
       expect(hook.requests).toHaveLength(1);
-      const failed = await notificationRow(bench, note.id);
+      const failed = await bench.notificationRow(note.id);
       expect(failed).toMatchObject({ attempts: 1, response_status: 500, delivered_at: null });
       expect(failed.response_body).toHaveLength(1024);
 
       expect(await retryNotification(bench.store, 'someone-else', note.id)).toBe(false);
       expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(true);
       expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(false); // no longer failed
-      await waitFor(async () => (await notificationRow(bench, note.id)).attempts === 2);
-      expect((await notificationRow(bench, note.id)).status).toBe('failed'); // failed again: back on the list
+      await waitFor(async () => (await bench.notificationRow(note.id)).attempts === 2);
+      expect((await bench.notificationRow(note.id)).status).toBe('failed'); // failed again: back on the list
 
       hook.handle = (_req, res) => res.writeHead(204).end();
       expect(await retryNotification(bench.store, bench.userId, note.id)).toBe(true);
-      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'delivered');
+      await waitFor(async () => (await bench.notificationRow(note.id)).status === 'delivered');
     } finally {
       await deliverer.stop();
     }
     expect(hook.requests).toHaveLength(3);
     expect(new Set(hook.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([note.id]));
-    const attempts = await attemptRows(bench, note.id);
+    const attempts = await bench.attemptRows(note.id);
     expect(attempts.map((a) => a.response_status)).toEqual([500, 500, 204]);
     expect(attempts.every((a) => a.duration_ms >= 0)).toBe(true);
   });
 
   it('deliverNow sends a retried notification at once and reports the outcome', async () => {
-    const hook = await receiver((_req, res) => res.writeHead(503).end('busy'));
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
-    const note = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench);
+    const hook = await bench.receiver((_req, res) => res.writeHead(503).end('busy'));
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer();
     expect(await deliverer.deliverNow(note.id)).toBe('failed');
     expect(await deliverer.deliverNow(note.id)).toBeNull(); // failed rows wait for a manual retry
     hook.handle = (_req, res) => res.end('ok');
@@ -133,21 +119,21 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
 
   it('with the backoff policy reschedules, honours Retry-After, and resends when due', async () => {
     let clock = new Date();
-    const hook = await receiver((_req, res) => res.writeHead(503, { 'retry-after': '120' }).end());
-    const plain = await receiver((_req, res) => res.writeHead(502).end());
-    const withRetryAfter = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
-    const withoutRetryAfter = await insertWebhook(bench, { url: plain.url, retryPolicy: 'backoff' });
-    const first = await insertNotification(bench, { webhookId: withRetryAfter.id, nextAttemptAt: clock });
-    const second = await insertNotification(bench, { webhookId: withoutRetryAfter.id, nextAttemptAt: clock });
-    const deliverer = newDeliverer(bench, { now: () => clock });
+    const hook = await bench.receiver((_req, res) => res.writeHead(503, { 'retry-after': '120' }).end());
+    const plain = await bench.receiver((_req, res) => res.writeHead(502).end());
+    const withRetryAfter = await bench.insertWebhook({ url: hook.url, retryPolicy: 'backoff' });
+    const withoutRetryAfter = await bench.insertWebhook({ url: plain.url, retryPolicy: 'backoff' });
+    const first = await bench.insertNotification({ webhookId: withRetryAfter.id, nextAttemptAt: clock });
+    const second = await bench.insertNotification({ webhookId: withoutRetryAfter.id, nextAttemptAt: clock });
+    const deliverer = bench.newDeliverer({ now: () => clock });
     deliverer.start();
     try {
-      await waitFor(async () => (await notificationRow(bench, first.id)).attempts === 1);
-      await waitFor(async () => (await notificationRow(bench, second.id)).attempts === 1);
-      const rescheduled = await notificationRow(bench, first.id);
+      await waitFor(async () => (await bench.notificationRow(first.id)).attempts === 1);
+      await waitFor(async () => (await bench.notificationRow(second.id)).attempts === 1);
+      const rescheduled = await bench.notificationRow(first.id);
       expect(rescheduled.status).toBe('pending');
       expect(Date.parse(rescheduled.next_attempt_at) - clock.getTime()).toBe(120_000);
-      const scheduled = await notificationRow(bench, second.id);
+      const scheduled = await bench.notificationRow(second.id);
       expect(scheduled.status).toBe('pending');
       const delay = Date.parse(scheduled.next_attempt_at) - clock.getTime();
       expect(delay).toBeGreaterThanOrEqual(4_500);
@@ -159,34 +145,34 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
       expect(hook.requests).toHaveLength(1);
       expect(plain.requests).toHaveLength(2);
       clock = new Date(clock.getTime() + 61_000);
-      await waitFor(async () => (await notificationRow(bench, first.id)).status === 'delivered');
+      await waitFor(async () => (await bench.notificationRow(first.id)).status === 'delivered');
     } finally {
       await deliverer.stop();
     }
     expect(hook.requests).toHaveLength(2);
-    expect(await notificationRow(bench, first.id)).toMatchObject({ attempts: 2, response_status: 200 });
+    expect(await bench.notificationRow(first.id)).toMatchObject({ attempts: 2, response_status: 200 });
   });
 
   it('gives up after the last scheduled attempt', async () => {
-    const hook = await receiver((_req, res) => res.writeHead(500).end());
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
-    const note = await insertNotification(bench, { webhookId });
+    const hook = await bench.receiver((_req, res) => res.writeHead(500).end());
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url, retryPolicy: 'backoff' });
+    const note = await bench.insertNotification({ webhookId });
     await bench.store.db
       .updateTable('notifications')
       .set({ attempts: 7 })
       .where('id', '=', note.id)
       .execute();
-    const deliverer = newDeliverer(bench);
+    const deliverer = bench.newDeliverer();
     expect(await deliverer.deliverNow(note.id)).toBe('failed');
     await deliverer.stop();
-    expect(await notificationRow(bench, note.id)).toMatchObject({ status: 'failed', attempts: 8 });
+    expect(await bench.notificationRow(note.id)).toMatchObject({ status: 'failed', attempts: 8 });
   });
 
   it('disables the webhook on 410 Gone; its later notifications fail without a request', async () => {
-    const hook = await receiver((_req, res) => res.writeHead(410).end('gone'));
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
-    const first = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench);
+    const hook = await bench.receiver((_req, res) => res.writeHead(410).end('gone'));
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url, retryPolicy: 'backoff' });
+    const first = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer();
     expect(await deliverer.deliverNow(first.id)).toBe('failed');
     const webhook = await bench.store.db
       .selectFrom('webhooks')
@@ -206,24 +192,24 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
       .executeTakeFirstOrThrow();
     expect(webhook.change_version).toBe(Number(version.version));
 
-    const second = await insertNotification(bench, { webhookId });
+    const second = await bench.insertNotification({ webhookId });
     expect(await deliverer.deliverNow(second.id)).toBe('failed');
     await deliverer.stop();
     expect(hook.requests).toHaveLength(1);
-    expect(await notificationRow(bench, second.id)).toMatchObject({ status: 'failed', attempts: 0 });
+    expect(await bench.notificationRow(second.id)).toMatchObject({ status: 'failed', attempts: 0 });
   });
 
   it('fails notifications of a deleted or inactive webhook without sending', async () => {
-    const hook = await receiver();
-    const deleted = await insertWebhook(bench, { url: hook.url, deletedAt: new Date().toISOString() });
-    const inactive = await insertWebhook(bench, { url: hook.url, isActive: false });
-    const a = await insertNotification(bench, { webhookId: deleted.id });
-    const b = await insertNotification(bench, { webhookId: inactive.id });
-    const deliverer = newDeliverer(bench);
+    const hook = await bench.receiver();
+    const deleted = await bench.insertWebhook({ url: hook.url, deletedAt: new Date().toISOString() });
+    const inactive = await bench.insertWebhook({ url: hook.url, isActive: false });
+    const a = await bench.insertNotification({ webhookId: deleted.id });
+    const b = await bench.insertNotification({ webhookId: inactive.id });
+    const deliverer = bench.newDeliverer();
     deliverer.start();
     try {
-      await waitFor(async () => (await notificationRow(bench, a.id)).status === 'failed');
-      await waitFor(async () => (await notificationRow(bench, b.id)).status === 'failed');
+      await waitFor(async () => (await bench.notificationRow(a.id)).status === 'failed');
+      await waitFor(async () => (await bench.notificationRow(b.id)).status === 'failed');
     } finally {
       await deliverer.stop();
     }
@@ -231,27 +217,29 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
   });
 
   it('treats a redirect as a failure and does not follow it', async () => {
-    const landing = await receiver();
-    const redirecting = await receiver((_req, res) => res.writeHead(307, { location: landing.url }).end());
-    const { id: webhookId } = await insertWebhook(bench, { url: redirecting.url });
-    const note = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench);
+    const landing = await bench.receiver();
+    const redirecting = await bench.receiver((_req, res) =>
+      res.writeHead(307, { location: landing.url }).end(),
+    );
+    const { id: webhookId } = await bench.insertWebhook({ url: redirecting.url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer();
     expect(await deliverer.deliverNow(note.id)).toBe('failed');
     await deliverer.stop();
     expect(redirecting.requests).toHaveLength(1);
     expect(landing.requests).toHaveLength(0);
-    expect(await notificationRow(bench, note.id)).toMatchObject({ status: 'failed', response_status: 307 });
+    expect(await bench.notificationRow(note.id)).toMatchObject({ status: 'failed', response_status: 307 });
   });
 
   it('records a URL the guard refuses as a failed attempt, without a request', async () => {
-    const hook = await receiver();
-    const { id: webhookId } = await insertWebhook(bench, { url: hook.url });
-    const note = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench, { allowlist: [] });
+    const hook = await bench.receiver();
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer({ allowlist: [] });
     expect(await deliverer.deliverNow(note.id)).toBe('failed');
     await deliverer.stop();
     expect(hook.requests).toHaveLength(0);
-    const [attempt] = await attemptRows(bench, note.id);
+    const [attempt] = await bench.attemptRows(note.id);
     expect(attempt!.error).toMatch(/^refused: .*127\.0\.0\.1.*loopback/);
     expect(attempt!.response_status).toBeNull();
   });
@@ -260,13 +248,13 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
     const gone = await Receiver.start();
     const url = gone.url;
     await gone.close();
-    const { id: webhookId } = await insertWebhook(bench, { url });
-    const note = await insertNotification(bench, { webhookId });
-    const deliverer = newDeliverer(bench);
+    const { id: webhookId } = await bench.insertWebhook({ url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer();
     expect(await deliverer.deliverNow(note.id)).toBe('failed');
     await deliverer.stop();
-    const [attempt] = await attemptRows(bench, note.id);
+    const [attempt] = await bench.attemptRows(note.id);
     expect(attempt!.error).toContain('ECONNREFUSED');
-    expect(await notificationRow(bench, note.id)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(await bench.notificationRow(note.id)).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });

@@ -6,22 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { retryNotification } from '../../src/webhooks/delivery-commands.ts';
 import { testDatabase } from '../helpers/gateway.ts';
 import { exited, startDetached } from '../helpers/processes.ts';
-import {
-  attemptRows,
-  type DeliveryBench,
-  insertNotification,
-  insertWebhook,
-  newDeliverer,
-  notificationRow,
-  signedHeaders,
-  useDeliveryBench,
-  waitFor,
-} from '../webhooks/fixtures.ts';
+import { signedHeaders, useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
-let bench: DeliveryBench;
-const receiver = useDeliveryBench((opened) => {
-  bench = opened;
-});
+const bench = useDeliveryBench();
 
 /** Backoff delays reach 10 h: a step of 11 h makes any scheduled retry due. */
 const PAST_ANY_BACKOFF_MS = 11 * 3_600_000;
@@ -29,21 +16,21 @@ const PAST_ANY_BACKOFF_MS = 11 * 3_600_000;
 describe(`webhook-id across deliveries on ${testDatabase()}`, () => {
   it('keeps the id through every backoff retry and a manual retry after them', async () => {
     let clock = new Date();
-    const hook = await receiver((_req, res) => res.writeHead(503).end('busy'));
-    const { id: webhookId, secret } = await insertWebhook(bench, { url: hook.url, retryPolicy: 'backoff' });
-    const note = await insertNotification(bench, { webhookId, nextAttemptAt: clock });
-    const deliverer = newDeliverer(bench, { now: () => clock });
+    const hook = await bench.receiver((_req, res) => res.writeHead(503).end('busy'));
+    const { id: webhookId, secret } = await bench.insertWebhook({ url: hook.url, retryPolicy: 'backoff' });
+    const note = await bench.insertNotification({ webhookId, nextAttemptAt: clock });
+    const deliverer = bench.newDeliverer({ now: () => clock });
     deliverer.start();
     try {
       // The first attempt and the seven the schedule allows, then it gives up.
       for (let attempt = 1; attempt <= 8; attempt++) {
-        await waitFor(async () => (await notificationRow(bench, note.id)).attempts === attempt);
+        await waitFor(async () => (await bench.notificationRow(note.id)).attempts === attempt);
         clock = new Date(clock.getTime() + PAST_ANY_BACKOFF_MS);
       }
-      expect((await notificationRow(bench, note.id)).status).toBe('failed');
+      expect((await bench.notificationRow(note.id)).status).toBe('failed');
       hook.handle = (_req, res) => res.end('ok');
       expect(await retryNotification(bench.store, bench.userId, note.id, clock)).toBe(true);
-      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'delivered');
+      await waitFor(async () => (await bench.notificationRow(note.id)).status === 'delivered');
     } finally {
       await deliverer.stop();
     }
@@ -61,7 +48,7 @@ describe(`webhook-id across deliveries on ${testDatabase()}`, () => {
   it('redelivers under the same id when the deliverer died after the receiver got the POST', async () => {
     let gateway: ReturnType<typeof startDetached> | undefined;
     let killed = false;
-    const hook = await receiver((_req, res) => {
+    const hook = await bench.receiver((_req, res) => {
       if (!killed && gateway !== undefined) {
         killed = true;
         process.kill(-gateway.child.pid!, 'SIGKILL');
@@ -69,7 +56,7 @@ describe(`webhook-id across deliveries on ${testDatabase()}`, () => {
       }
       res.end('ok');
     });
-    const { id: webhookId, secret } = await insertWebhook(bench, { url: hook.url });
+    const { id: webhookId, secret } = await bench.insertWebhook({ url: hook.url });
     // A gateway process that only delivers, on this database; it is killed the moment its POST arrives,
     // before it can read the answer or record anything.
     gateway = startDetached(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -79,7 +66,7 @@ describe(`webhook-id across deliveries on ${testDatabase()}`, () => {
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
       LOG_LEVEL: 'warn',
     });
-    const note = await insertNotification(bench, { webhookId });
+    const note = await bench.insertNotification({ webhookId });
     try {
       await waitFor(() => killed, 30_000);
       await exited(gateway.child, 10_000);
@@ -88,17 +75,17 @@ describe(`webhook-id across deliveries on ${testDatabase()}`, () => {
       throw new Error(`the delivering process sent nothing: ${gateway.output()}`, { cause: error });
     }
     // What the dead process left: its claim on the row, and no attempt recorded.
-    const left = await notificationRow(bench, note.id);
+    const left = await bench.notificationRow(note.id);
     expect(left).toMatchObject({ status: 'delivering', attempts: 0 });
     expect(left.claimed_by).not.toBeNull();
-    expect(await attemptRows(bench, note.id)).toEqual([]);
+    expect(await bench.attemptRows(note.id)).toEqual([]);
 
     // Another instance, once the claim has lapsed (its clock is past the expiry), sends it again.
     const lapsed = new Date(Date.parse(left.claim_expires_at!) + 1_000);
-    const survivor = newDeliverer(bench, { now: () => lapsed });
+    const survivor = bench.newDeliverer({ now: () => lapsed });
     survivor.start();
     try {
-      await waitFor(async () => (await notificationRow(bench, note.id)).status === 'delivered');
+      await waitFor(async () => (await bench.notificationRow(note.id)).status === 'delivered');
     } finally {
       await survivor.stop();
     }
@@ -108,6 +95,6 @@ describe(`webhook-id across deliveries on ${testDatabase()}`, () => {
     expect(() =>
       new Webhook(secret).verify(hook.requests[0]!.body, signedHeaders(hook.requests[0]!)),
     ).not.toThrow();
-    expect(await notificationRow(bench, note.id)).toMatchObject({ attempts: 1, response_status: 200 });
+    expect(await bench.notificationRow(note.id)).toMatchObject({ attempts: 1, response_status: 200 });
   }, 60_000);
 });

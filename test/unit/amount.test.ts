@@ -3,10 +3,13 @@ import {
   AmountError,
   type AmountErrorReason,
   amountJsonLiteral,
+  assetAmount,
   formatAmount,
   MAX_DECIMALS,
   parseAmount,
+  restateAmount,
 } from '../../src/chains/amount.ts';
+import { seededRandom } from '../helpers/seeded-random.ts';
 
 function rejection(input: unknown, decimals: number, allowZero = false): AmountError {
   try {
@@ -22,18 +25,6 @@ function expectRejected(input: unknown, decimals: number, reason: AmountErrorRea
   const error = rejection(input, decimals);
   expect(error.reason, `reason for ${String(input)}`).toBe(reason);
   if (message) expect(error.message).toMatch(message);
-}
-
-/** Deterministic PRNG (mulberry32) so a failing property case can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function randomInt(random: () => number, below: number): number {
@@ -56,15 +47,7 @@ describe('parseAmount: strings', () => {
     ['.5', 6, 500_000n],
     ['1.', 6, 1_000_000n],
     ['007', 0, 7n],
-    ['1e3', 0, 1000n],
-    ['1E3', 2, 100_000n],
-    ['1e+3', 0, 1000n],
-    ['1.5E-3', 6, 1500n],
-    ['0.1e1', 0, 1n],
-    ['123.456e-3', 6, 123_456n],
     ['1.500000000', 6, 1_500_000n],
-    ['1.0e-6', 6, 1n],
-    ['1000e-3', 0, 1n],
     ['0.1', 18, 100_000_000_000_000_000n],
     ['115792089237316195423570985008687907853269984665640564039457.584007913129639935', 18, 2n ** 256n - 1n],
     ['1' + '0'.repeat(77), 0, 10n ** 77n],
@@ -73,29 +56,23 @@ describe('parseAmount: strings', () => {
     expect(parseAmount(input, decimals)).toBe(expected);
   });
 
-  it('shifts exponents exactly: 15e-7 is 1.5 micro-units, too fine for 6 decimals', () => {
-    expectRejected('15e-7', 6, 'too_many_decimals');
-    expect(parseAmount('15e-7', 7)).toBe(15n);
-  });
+  it.each(['1e1', '2e-3', '1E18', '1e+3', '1.5E-3', '0.1e1', '.5e1', '1.e2', '0e5', '1e1000000'])(
+    'refuses the exponent form %j, as the README documents',
+    (input) => {
+      expectRejected(input, 18, 'exponent', /^amount must be written without an exponent/);
+      expect(rejection(input, 18, true).reason).toBe('exponent');
+    },
+  );
 
   it('accepts zero only when allowed', () => {
-    for (const zero of [
-      '0',
-      '0.0',
-      '.0',
-      '0.',
-      '000',
-      '0e5',
-      '0e-99999',
-      '0.000000000000000000000000000000000',
-    ]) {
+    for (const zero of ['0', '0.0', '.0', '0.', '000', '0.000000000000000000000000000000000']) {
       expectRejected(zero, 6, 'zero', /^amount must be greater than zero$/);
       expect(parseAmount(zero, 6, { allowZero: true })).toBe(0n);
     }
   });
 
   it('rejects negatives, including negative zero', () => {
-    for (const input of ['-1', '-0', '-0.0', '-.5', '-1e3']) {
+    for (const input of ['-1', '-0', '-0.0', '-.5', '-1e3', '-2E-3']) {
       expectRejected(input, 6, 'negative', /^amount must not be negative$/);
     }
     expect(rejection('-0', 6, true).reason).toBe('negative');
@@ -139,24 +116,18 @@ describe('parseAmount: strings', () => {
     expectRejected('1.0000001', 6, 'too_many_decimals', /^amount has more than 6 decimals$/);
     expectRejected('0.01', 1, 'too_many_decimals', /^amount has more than 1 decimal$/);
     expectRejected('0.5', 0, 'too_many_decimals', /^amount must be a whole number$/);
-    expectRejected('1e-7', 6, 'too_many_decimals');
-    expectRejected('1.5e-18', 18, 'too_many_decimals');
-    expectRejected('1e-99999999', 6, 'too_many_decimals');
+    expectRejected('0.0000000000000000015', 18, 'too_many_decimals');
   });
 
   it('rejects absurd sizes without doing absurd work', () => {
     const started = performance.now();
-    expectRejected('1e1000000', 6, 'too_large', /^amount is too large$/);
-    expectRejected('1e' + '9'.repeat(190), 6, 'too_large');
-    expectRejected('1' + '0'.repeat(78), 0, 'too_large');
-    expectRejected('1e78', 0, 'too_large');
-    expectRejected('0.1e79', 0, 'too_large');
+    expectRejected('1' + '0'.repeat(78), 0, 'too_large', /^amount is too large$/);
     expectRejected('1'.repeat(201), 0, 'too_large', /^amount has too many digits$/);
+    expectRejected('1e' + '9'.repeat(199), 0, 'too_large', /^amount has too many digits$/);
     expectRejected('0'.repeat(1_000_000), 0, 'too_large');
     expect(performance.now() - started).toBeLessThan(500);
     // The largest accepted whole part: 78 digits.
     expect(parseAmount('9'.repeat(78), 0)).toBe(10n ** 78n - 1n);
-    expect(parseAmount('0.1e78', 0)).toBe(10n ** 77n);
   });
 
   it('rejects values that are neither strings nor numbers, bigint included', () => {
@@ -172,7 +143,6 @@ describe('parseAmount: JSON numbers', () => {
     [1.5, 6, 1_500_000n],
     [0.1, 18, 10n ** 17n],
     [0.000001, 6, 1n],
-    [1e-7, 7, 1n],
     [2832.001791, 6, 2_832_001_791n],
     [0.0001, 8, 10_000n],
     [100, 6, 100_000_000n],
@@ -189,6 +159,12 @@ describe('parseAmount: JSON numbers', () => {
     expect(parseAmount(1.005, 3)).toBe(1005n);
     expect(parseAmount(4.35, 2)).toBe(435n);
     expect(parseAmount(0.07, 2)).toBe(7n);
+  });
+
+  it('refuses a number written with an exponent (the JSON literal 1e-7 arrives as that double)', () => {
+    for (const input of [1e-7, 2.5e-8, Number.MIN_VALUE]) {
+      expectRejected(input, 30, 'exponent', /^amount must be written without an exponent/);
+    }
   });
 
   it('rejects non-finite numbers', () => {
@@ -218,13 +194,12 @@ describe('parseAmount: JSON numbers', () => {
 
   it('applies the asset decimals and zero rules to numbers too', () => {
     expectRejected(1.0000001, 6, 'too_many_decimals', /^amount has more than 6 decimals$/);
-    expectRejected(Number.MIN_VALUE, 30, 'too_many_decimals');
     expectRejected(0, 6, 'zero');
     expect(parseAmount(0, 6, { allowZero: true })).toBe(0n);
   });
 
   it('agrees with the string form for every number of up to 15 significant digits (property)', () => {
-    const random = prng(0x5eed);
+    const random = seededRandom(0x5eed);
     for (let i = 0; i < 5000; i++) {
       const digits = 1 + randomInt(random, 15);
       let significand = String(1 + randomInt(random, 9));
@@ -296,6 +271,31 @@ describe('formatAmount', () => {
 /** RFC 8259's number grammar. */
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
+describe('assetAmount', () => {
+  it('reads the same amount of the same asset one way, with every decimal of the asset', () => {
+    expect(assetAmount(1_500_000n, 6)).toBe('1.500000');
+    expect(assetAmount(12_500_000n, 6)).toBe('12.500000');
+    expect(assetAmount(15n * 10n ** 17n, 18)).toBe('1.500000000000000000');
+    expect(assetAmount(150_000_000n, 8)).toBe('1.50000000');
+    expect(assetAmount(1n, 0)).toBe('1');
+    expect(assetAmount(0n, 9)).toBe('0.000000000');
+  });
+});
+
+describe('restateAmount', () => {
+  it('reads text stored padded to 12 decimals by the rule', () => {
+    expect(restateAmount('1.500000000000', 6)).toBe('1.500000');
+    expect(restateAmount('1.000000000000', 0)).toBe('1');
+    expect(restateAmount('0.001000000000', 18)).toBe('0.001000000000000000');
+    expect(restateAmount('1.5', 8)).toBe('1.50000000');
+  });
+
+  it('keeps text that is no amount of that asset as stored', () => {
+    expect(restateAmount('1.1234567', 6)).toBe('1.1234567');
+    expect(restateAmount('not a number', 6)).toBe('not a number');
+  });
+});
+
 describe('amountJsonLiteral', () => {
   it('writes the exact value, every digit, where a double would round', () => {
     expect(amountJsonLiteral(123_456_789_012_345_678n, 18)).toBe('0.123456789012345678');
@@ -307,18 +307,19 @@ describe('amountJsonLiteral', () => {
     expect(amountJsonLiteral(123_456_789_012_345_678n, 6)).toBe('123456789012.345678');
   });
 
-  it('writes plain decimals: no exponent, no trailing zeros or dot, a zero before the point', () => {
+  it("writes plain decimals with exactly the asset's decimals: no exponent, no dot without digits, a zero before the point", () => {
     expect(amountJsonLiteral(1n, 18)).toBe('0.000000000000000001');
     expect(amountJsonLiteral(10n ** 30n, 0)).toBe('1000000000000000000000000000000');
-    expect(amountJsonLiteral(1_500_000n, 6)).toBe('1.5');
+    expect(amountJsonLiteral(1_500_000n, 6)).toBe('1.500000');
     expect(amountJsonLiteral(108_935n, 6)).toBe('0.108935');
-    expect(amountJsonLiteral(10n ** 18n, 18)).toBe('1');
-    expect(amountJsonLiteral(0n, 18)).toBe('0');
+    expect(amountJsonLiteral(10n ** 18n, 18)).toBe('1.000000000000000000');
+    expect(amountJsonLiteral(0n, 18)).toBe('0.000000000000000000');
+    expect(amountJsonLiteral(1n, 0)).toBe('1');
     expect(amountJsonLiteral(-1n, 6)).toBe('-0.000001');
   });
 
   it('always has JSON number grammar and parses back to the same base units', () => {
-    const random = prng(0x150a);
+    const random = seededRandom(0x150a);
     for (let i = 0; i < 3000; i++) {
       const decimals = randomInt(random, MAX_DECIMALS + 1);
       const units = randomUnits(random, 78 + decimals);
@@ -331,7 +332,7 @@ describe('amountJsonLiteral', () => {
 
 describe('round trips (property)', () => {
   it('format then parse returns the same base units for any bigint and decimals', () => {
-    const random = prng(0xa40d7);
+    const random = seededRandom(0xa40d7);
     for (let i = 0; i < 5000; i++) {
       const decimals = randomInt(random, MAX_DECIMALS + 1);
       // Whole part stays within the 78 accepted digits.
@@ -348,31 +349,30 @@ describe('round trips (property)', () => {
   });
 
   it('parse then format gives the canonical text', () => {
-    const random = prng(0xf00d);
+    const random = seededRandom(0xf00d);
     for (let i = 0; i < 2000; i++) {
       const decimals = randomInt(random, MAX_DECIMALS + 1);
       const units = randomUnits(random, 40);
       const canonical = formatAmount(units, decimals);
-      // Re-spell the same value with an exponent and extra zeros; it must come back canonical.
-      const shift = randomInt(random, 10);
+      // Re-spell the same value with leading and trailing zeros; it must come back canonical.
       const [whole, fraction = ''] = canonical.split('.');
-      const digits = `${whole}${fraction}`;
-      const respelled = `00${digits}000e${shift - fraction.length - 3}`.replace(/e(\d)/, 'e+$1');
-      const expected = formatAmount(units * 10n ** BigInt(shift), decimals);
+      const respelled = `00${whole}.${fraction}${'0'.repeat(randomInt(random, 5))}`;
       expect(formatAmount(parseAmount(respelled, decimals, { allowZero: true }), decimals), respelled).toBe(
-        expected,
+        canonical,
       );
     }
   });
 
-  it('a formatted amount survives the JSON-number path when it has at most 15 significant digits', () => {
-    const random = prng(0xbeef);
+  it('a formatted amount survives the JSON-number path when it has at most 15 significant digits and no exponent', () => {
+    const random = seededRandom(0xbeef);
     for (let i = 0; i < 3000; i++) {
       const decimals = randomInt(random, MAX_DECIMALS + 1);
       const units = randomUnits(random, 15);
       // What a client reading the literal with JSON.parse holds, and may send back.
       const asNumber = JSON.parse(amountJsonLiteral(units, decimals)) as number;
-      expect(parseAmount(asNumber, decimals, { allowZero: true }), `${units} @ ${decimals}`).toBe(units);
+      // Below 1e-6 a double's shortest text has an exponent, which is refused: such a client sends a string.
+      if (/e/.test(String(asNumber))) expect(rejection(asNumber, decimals, true).reason).toBe('exponent');
+      else expect(parseAmount(asNumber, decimals, { allowZero: true }), `${units} @ ${decimals}`).toBe(units);
     }
   });
 });

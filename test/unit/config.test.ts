@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evmFamily } from '../../src/chains/evm/index.ts';
-import { CHAIN_FAMILIES, familySettings } from '../../src/chains/families.ts';
+import { chainFamilies, familySettings, servedChainProblems } from '../../src/chains/families.ts';
 import { endpointsOf, wsEndpointProblems } from '../../src/chains/registry.ts';
 import { tronFamily } from '../../src/chains/tron/index.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     expect(failure({ DATABASE_URL: 'mysql://x' }).variable).toBe('DATABASE_URL');
     expect(failure({ LOG_LEVEL: 'loud' }).variable).toBe('LOG_LEVEL');
     expect(failure({ TRUST_PROXY: 'maybe' }).variable).toBe('TRUST_PROXY');
+    expect(failure({ TRUST_PROXY: '10.0.0.0/33' }).variable).toBe('TRUST_PROXY');
     expect(failure({ PLANS: '{' }).variable).toBe('PLANS');
     expect(failure({ PLANS: '[{"name":"a","quotas":{"webhooks":-1}}]' }).message).toMatch(/quotas.webhooks/);
     expect(failure({ DEFAULT_PLAN: 'gold' }).variable).toBe('DEFAULT_PLAN');
@@ -123,7 +124,7 @@ describe('loadConfig', () => {
       tron: { mainnet: 'wss://tron.example' },
     });
     // Tron's nodes offer no subscription: its watcher polls, and the setting is refused by name.
-    expect(wsEndpointProblems(config, CHAIN_FAMILIES)).toEqual([
+    expect(wsEndpointProblems(config, chainFamilies())).toEqual([
       {
         variable: 'TRON_MAINNET_WS_URL',
         problem: 'tron has no new-block subscription: its watcher polls the node',
@@ -169,6 +170,17 @@ describe('loadConfig', () => {
 });
 
 describe('operations settings', () => {
+  it('reads TRUST_PROXY as no proxy, any proxy, or the proxies named by address and CIDR', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16 fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+    ]);
+  });
+
   it('reads LOG_FORMAT, NODE_PROBE_INTERVAL_SECONDS and REQUIRED_CHAINS', () => {
     const defaults = loadConfig({});
     expect(defaults.nodeProbeIntervalMs).toBe(15_000);
@@ -189,7 +201,14 @@ describe('operations settings', () => {
   it('names the variable of a bad operations value', () => {
     expect(failure({ LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
     expect(failure({ NODE_PROBE_INTERVAL_SECONDS: '0' }).variable).toBe('NODE_PROBE_INTERVAL_SECONDS');
-    expect(failure({ REQUIRED_CHAINS: 'dogecoin' }).message).toMatch(/REQUIRED_CHAINS.*dogecoin/);
+    // A chain name is checked against the chains served once the families are known.
+    expect(servedChainProblems(loadConfig({ REQUIRED_CHAINS: 'dogecoin' }))).toEqual([
+      {
+        variable: 'REQUIRED_CHAINS',
+        problem: expect.stringMatching(/^"dogecoin" is not a chain this gateway serves/),
+      },
+    ]);
+    expect(failure({ REQUIRED_CHAINS: 'ethereum:mainnet:x' }).variable).toBe('REQUIRED_CHAINS');
     expect(failure({ REQUIRED_CHAINS: 'tron:devnet' }).variable).toBe('REQUIRED_CHAINS');
     expect(failure({ REQUIRED_CHAINS: ',' }).variable).toBe('REQUIRED_CHAINS');
   });

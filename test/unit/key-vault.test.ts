@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { TEST_KDF_COST } from '../../src/custody/kdf-cost.ts';
 import { openKey, type SealedKey, sealKey, WrongPasswordError } from '../../src/custody/key-vault.ts';
 
 describe('key vault', () => {
@@ -23,7 +24,14 @@ describe('key vault', () => {
   });
 
   it('refuses a wrong password, another binding and a tampered ciphertext', async () => {
-    const stored = await sealKey(secret, 'correct horse battery', 'user|tron|mainnet|T1');
+    // Not about the cost: sealed at the test cost, opened at the cost it carries.
+    const stored = await sealKey(
+      secret,
+      'correct horse battery',
+      'user|tron|mainnet|T1',
+      {},
+      TEST_KDF_COST.sealedKeys,
+    );
     await expect(openKey(stored, 'correct horse battery!', 'user|tron|mainnet|T1')).rejects.toBeInstanceOf(
       WrongPasswordError,
     );

@@ -4,13 +4,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAIN_FAMILIES } from '../../src/chains/families.ts';
+import { chainFamilies } from '../../src/chains/families.ts';
 import { checkNodes } from '../../src/chains/network-check.ts';
 import { buildRegistry } from '../../src/chains/registry.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
+import { loggerToLines, messagesAt } from '../helpers/log-lines.ts';
 
 /** A JSON-RPC node that answers eth_chainId and eth_blockNumber, and counts what it is asked. */
 async function rpcNode(chainId: number): Promise<{ url: string; asked: string[]; server: Server }> {
@@ -53,30 +52,21 @@ describe('checkNodes', () => {
       TRON_MAINNET_URLS: 'http://127.0.0.1:9',
       NODE_RETRIES: '0',
     });
-    const lines: { level: number; msg: string; endpoint?: string }[] = [];
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
-    const families = { ethereum: CHAIN_FAMILIES.ethereum!, tron: CHAIN_FAMILIES.tron! };
+    const { lines, logger } = loggerToLines();
+    const families = { ethereum: chainFamilies().ethereum!, tron: chainFamilies().tron! };
     const registry = buildRegistry(config, logger, families);
     try {
       await checkNodes(registry, families, config, logger);
 
       const sepoliaHost = new URL(sepolia.url).host;
       const mainnetHost = new URL(mainnet.url).host;
-      expect(lines.filter((line) => line.level === 50).map((line) => line.msg)).toEqual(
+      expect(messagesAt(lines, 50)).toEqual(
         expect.arrayContaining([
           `ethereum mainnet node ${sepoliaHost} is on another network: expected chain id 1, found chain id 11155111; endpoint disabled`,
           `ethereum testnet node ${mainnetHost} is on another network: expected chain id 11155111, found chain id 1; endpoint disabled`,
         ]),
       );
-      expect(lines.filter((line) => line.level === 50)).toHaveLength(2);
+      expect(messagesAt(lines, 50)).toHaveLength(2);
 
       // Mainnet carries on over its right node; the Sepolia one, listed first, is never asked again.
       expect(registry.isDisabled('ethereum', 'mainnet')).toBe(false);

@@ -8,6 +8,7 @@ import {
   NodeHttpError,
   NodeUnavailableError,
 } from '../../src/chains/node-client.ts';
+import { listenUntilTestEnds } from '../helpers/test-server.ts';
 
 interface Hit {
   method: string;
@@ -49,15 +50,7 @@ async function startServer(handler: Handler): Promise<TestServer> {
       handler(res, hit, hits.length - 1, req);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  return { url: await listenUntilTestEnds(server), hits };
 }
 
 /** A URL on which nothing listens, so connections are refused. */

@@ -3,7 +3,7 @@ import { ConfigError } from '../../src/config.ts';
 import { ApiError } from '../../src/errors.ts';
 import { parseJsonNumbersAsText } from '../../src/json/lossless-parse.ts';
 import { binanceQuotes, parseBinanceTickers } from '../../src/prices/binance.ts';
-import { normalizeFeeds } from '../../src/prices/chainlink.ts';
+import { normalizeFeeds, readChainlinkFeeds } from '../../src/prices/chainlink.ts';
 import { parseCoinGeckoMarketChart, parseCoinGeckoSimplePrice } from '../../src/prices/coingecko.ts';
 import { parseChainlinkFeeds, parsePriceProviders } from '../../src/prices/config.ts';
 import { formatDecimal } from '../../src/prices/decimal.ts';
@@ -17,6 +17,7 @@ import {
   resolveSymbolList,
 } from '../../src/prices/symbols.ts';
 import type { Quote } from '../../src/prices/types.ts';
+import { binanceTicker } from '../helpers/binance-ticker.ts';
 
 /** GET /api/v3/simple/price?ids=...&vs_currencies=usd&include_24hr_change=true&include_last_updated_at=true&precision=full */
 const COINGECKO_SIMPLE_PRICE = `{
@@ -37,43 +38,11 @@ const COINGECKO_MARKET_CHART = `{
   "total_volumes": [[1711843200000, 16408802301.837431], [1711929600000, 19723005998.21497], [1711983682000, 30137418199.643093]]
 }`;
 
-function ticker(
-  symbol: string,
-  lastPrice: string,
-  openPrice: string,
-  priceChangePercent: string,
-  closeTime: number,
-) {
-  return {
-    symbol,
-    priceChange: '0.00000000',
-    priceChangePercent,
-    weightedAvgPrice: lastPrice,
-    prevClosePrice: openPrice,
-    lastPrice,
-    lastQty: '0.00150000',
-    bidPrice: lastPrice,
-    bidQty: '1.23456000',
-    askPrice: lastPrice,
-    askQty: '0.51020000',
-    openPrice,
-    highPrice: lastPrice,
-    lowPrice: openPrice,
-    volume: '27164.78530000',
-    quoteVolume: '1793620741.12963690',
-    openTime: closeTime - 86_400_000 + 1,
-    closeTime,
-    firstId: 3493201147,
-    lastId: 3494525063,
-    count: 1323917,
-  };
-}
-
 /** GET /api/v3/ticker/24hr?symbols=["BTCUSDT","USDCUSDT","EURUSDT"] */
 const BINANCE_TICKERS = [
-  ticker('BTCUSDT', '67187.33000000', '64829.42000000', '3.637', 1711356300123),
-  ticker('USDCUSDT', '1.00010000', '1.00000000', '0.010', 1711356299874),
-  ticker('EURUSDT', '1.08230000', '1.08070000', '0.148', 1711356298001),
+  binanceTicker('BTCUSDT', '67187.33000000', '64829.42000000', '3.637', 1711356300123),
+  binanceTicker('USDCUSDT', '1.00010000', '1.00000000', '0.010', 1711356299874),
+  binanceTicker('EURUSDT', '1.08230000', '1.08070000', '0.148', 1711356298001),
 ];
 
 const text = (quote: Quote | undefined) =>
@@ -264,7 +233,7 @@ describe('symbols and currencies', () => {
       }
     })() as ApiError;
     expect(error).toBeInstanceOf(ApiError);
-    expect([error.status, error.message]).toEqual([404, 'Unknown symbol DOGE']);
+    expect([error.status, error.message]).toEqual([404, 'Unknown symbol']);
   });
 
   it('takes fiat codes and known symbols as currencies; anything else is 422', () => {
@@ -273,7 +242,7 @@ describe('symbols and currencies', () => {
     expect(() => resolveCurrency('xyz')).toThrow(ApiError);
     expect(resolveAsset('usdt')).toEqual({ kind: 'coin', symbol: 'USDT' });
     expect(resolveAsset('gbp')).toEqual({ kind: 'fiat', code: 'gbp' });
-    expect(() => resolveAsset('doge')).toThrow('Unknown symbol DOGE');
+    expect(() => resolveAsset('doge')).toThrow('Unknown symbol');
   });
 });
 
@@ -304,9 +273,14 @@ describe('configuration', () => {
     expect(() => parseChainlinkFeeds('{"BTC":{"chain":"ethereum","address":"0x12"}}')).toThrow(/address/);
     expect(() =>
       parseChainlinkFeeds(
-        '{"DOGE/USD":{"chain":"ethereum","address":"0xF4030086522a5bEEa4988F8cA5B36dbC97BeE88c"}}',
+        '{"BTC/DOGE":{"chain":"ethereum","address":"0xF4030086522a5bEEa4988F8cA5B36dbC97BeE88c"}}',
       ),
     ).toThrow(/SYMBOL/);
+    // Which coins are priced is the families' to say: a feed of any other is refused at start.
+    const doge = '{"DOGE/USD":{"chain":"ethereum","address":"0xF4030086522a5bEEa4988F8cA5B36dbC97BeE88c"}}';
+    expect(parseChainlinkFeeds(doge)['DOGE/USD']?.chain).toBe('ethereum');
+    expect(() => readChainlinkFeeds(doge)).toThrow(ConfigError);
+    expect(() => readChainlinkFeeds(doge)).toThrow(/CHAINLINK_FEEDS.*SYMBOL/);
     expect(() =>
       parseChainlinkFeeds('{"BTC":{"chain":"ethereum","network":"devnet","address":"0x0"}}'),
     ).toThrow(/network/);

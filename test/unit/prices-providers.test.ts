@@ -1,12 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NodeHttpError } from '../../src/chains/node-client.ts';
 import { BinanceProvider } from '../../src/prices/binance.ts';
 import { CoinGeckoProvider } from '../../src/prices/coingecko.ts';
 import { formatDecimal } from '../../src/prices/decimal.ts';
 import { createPriceService } from '../../src/prices/factory.ts';
 import { PRICE_SYMBOLS } from '../../src/prices/symbols.ts';
+import { binanceTicker } from '../helpers/binance-ticker.ts';
+import { listenUntilTestEnds } from '../helpers/test-server.ts';
 
 interface Hit {
   path: string;
@@ -15,11 +16,6 @@ interface Hit {
 }
 
 type Handler = (res: ServerResponse, hit: Hit) => void;
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
 
 /** A real HTTP server on 127.0.0.1 answering like a price API, recording each request. */
 async function startServer(handler: Handler): Promise<{ url: string; hits: Hit[] }> {
@@ -30,15 +26,7 @@ async function startServer(handler: Handler): Promise<{ url: string; hits: Hit[]
     hits.push(hit);
     handler(res, hit);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  return { url: await listenUntilTestEnds(server), hits };
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) {
@@ -88,29 +76,7 @@ function binanceTickers(res: ServerResponse, hit: Hit) {
   const closeTime = 1711356300123;
   const body = pairs.map((symbol) => {
     const [lastPrice, openPrice, priceChangePercent] = BINANCE[symbol]!;
-    return {
-      symbol,
-      priceChange: '0.00000000',
-      priceChangePercent,
-      weightedAvgPrice: lastPrice,
-      prevClosePrice: openPrice,
-      lastPrice,
-      lastQty: '0.00150000',
-      bidPrice: lastPrice,
-      bidQty: '1.00000000',
-      askPrice: lastPrice,
-      askQty: '1.00000000',
-      openPrice,
-      highPrice: lastPrice,
-      lowPrice: openPrice,
-      volume: '27164.78530000',
-      quoteVolume: '1793620741.12963690',
-      openTime: closeTime - 86_400_000 + 1,
-      closeTime,
-      firstId: 3493201147,
-      lastId: 3494525063,
-      count: 1323917,
-    };
+    return binanceTicker(symbol, lastPrice, openPrice, priceChangePercent, closeTime);
   });
   send(res, 200, JSON.stringify(body));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildRegistry, ChainRegistry } from '../../src/chains/registry.ts';
-import type { ChainAdapter, ChainName, Network } from '../../src/chains/types.ts';
+import type { ChainAdapter } from '../../src/chains/chain-adapter.ts';
+import { AdapterKindError, buildRegistry, ChainRegistry } from '../../src/chains/registry.ts';
+import type { ChainName, Network } from '../../src/chains/types.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 
@@ -29,6 +30,31 @@ describe('ChainRegistry', () => {
     expect(() => registry.get('solana', 'mainnet')).toThrow('Unsupported blockchain');
     expect(() => registry.get('tron', 'mainnet')).toThrow(/tron mainnet is not configured/);
     expect(() => registry.register(adapter('tron', 'testnet'))).toThrow(/twice/);
+  });
+
+  it('gives a family its own adapter class, checked, and refuses another as a wiring mistake', () => {
+    class OwnAdapter implements ChainAdapter {
+      readonly nativeSymbol = 'X';
+      readonly nativeDecimals = 6;
+      constructor(
+        readonly chain: ChainName,
+        readonly network: Network,
+      ) {}
+      isAddress = () => true;
+      getBlockNumber = async () => 1n;
+      close = async () => {};
+    }
+    class OtherAdapter extends OwnAdapter {}
+    const registry = new ChainRegistry();
+    const own = new OwnAdapter('tron', 'testnet');
+    registry.register(own);
+    registry.register(adapter('solana', 'testnet'));
+    expect(registry.adapterOf('tron', 'testnet', OwnAdapter)).toBe(own);
+    expect(() => registry.adapterOf('tron', 'testnet', OtherAdapter)).toThrow(AdapterKindError);
+    expect(() => registry.adapterOf('solana', 'testnet', OwnAdapter)).toThrow(
+      'the solana testnet adapter is an instance of Object, not of OwnAdapter',
+    );
+    expect(() => registry.adapterOf('tron', 'mainnet', OwnAdapter)).toThrow(/tron mainnet is not configured/);
   });
 
   it('builds adapters from configured endpoints, falling back to defaults, and closes them all', async () => {

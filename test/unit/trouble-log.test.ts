@@ -1,25 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { NodeUnavailableError } from '../../src/chains/node-client.ts';
 import { TroubleLog } from '../../src/health/trouble-log.ts';
-import { createLogger } from '../../src/logger.ts';
-
-function setup() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = createLogger('info', { write: (line: string) => lines.push(JSON.parse(line)) });
-  let now = 0;
-  const log = new TroubleLog({ summaryMs: 300_000, now: () => now });
-  return { lines, logger, log, advance: (ms: number) => (now += ms) };
-}
+import { loggerToLines } from '../helpers/log-lines.ts';
 
 const down = new NodeUnavailableError('tron', 'mainnet', ['127.0.0.1:9 failed: connect ECONNREFUSED'], null);
 
+function setup() {
+  const { lines, logger } = loggerToLines();
+  let now = 0;
+  const log = new TroubleLog({ summaryMs: 300_000, now: () => now });
+  /** The node failing once a second for `seconds` seconds. */
+  const failEverySecondFor = (seconds: number) => {
+    for (let i = 0; i < seconds; i++) {
+      log.failed('node', logger, { chain: 'tron' }, down, 'node call failed');
+      now += 1_000;
+    }
+  };
+  return { lines, logger, log, failEverySecondFor };
+}
+
 describe('trouble log', () => {
   it('writes one line when a thing starts failing, a summary every period, and one when it recovers', () => {
-    const { lines, logger, log, advance } = setup();
-    for (let i = 0; i < 100; i++) {
-      log.failed('node', logger, { chain: 'tron' }, down, 'node call failed');
-      advance(1_000);
-    }
+    const { lines, logger, log, failEverySecondFor } = setup();
+    failEverySecondFor(100);
     // 100 failures over 100 s: the first line only.
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
@@ -27,10 +30,7 @@ describe('trouble log', () => {
       msg: 'node call failed',
       reason: '127.0.0.1:9 failed: connect ECONNREFUSED',
     });
-    for (let i = 0; i < 250; i++) {
-      log.failed('node', logger, { chain: 'tron' }, down, 'node call failed');
-      advance(1_000);
-    }
+    failEverySecondFor(250);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatchObject({
       level: 40,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayAddress, WEBHOOK_RULES } from '../../src/webhooks/chain-rules.ts';
+import { displayAddress, webhookRules } from '../../src/webhooks/chain-rules.ts';
 
 describe('webhook chain rules: one form to match, one to show', () => {
   it('EVM: matches on lower case, shows EIP-55 whatever the spelling', () => {
@@ -9,7 +9,7 @@ describe('webhook chain rules: one form to match, one to show', () => {
       checksummed.toLowerCase(),
       `0x${checksummed.slice(2).toUpperCase()}`,
     ]) {
-      const normalized = WEBHOOK_RULES.ethereum.normalize(spelling);
+      const normalized = webhookRules('ethereum').normalize(spelling);
       expect(normalized).toBe(checksummed.toLowerCase());
       expect(displayAddress('ethereum', normalized)).toBe(checksummed);
       expect(displayAddress('bsc', spelling)).toBe(checksummed);

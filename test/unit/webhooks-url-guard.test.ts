@@ -106,6 +106,35 @@ describe('checkWebhookUrl refuses every non-public range', () => {
     expect(await checkWebhookUrl('not a url', [])).toBe('is not a valid URL');
   });
 
+  it('refuses URLs that parsers read differently: a backslash, an @ before the host, no //', async () => {
+    // WHATWG reads the first as host 8.8.8.8 with the path /@10.0.0.1/; other parsers as host 10.0.0.1.
+    for (const url of ['http://8.8.8.8\\@10.0.0.1/', 'https://8.8.8.8/a\\b', 'http:\\\\8.8.8.8/']) {
+      expect(await checkWebhookUrl(url, []), url).toBe('must not contain a backslash');
+    }
+    for (const url of [
+      'http://@8.8.8.8/',
+      'http://:@8.8.8.8/',
+      'https://user:pass@8.8.8.8/',
+      'http://a@b@8.8.8.8/',
+      'http://8.8.8.8\t@1.1.1.1/',
+      'HTTP://u@8.8.8.8/',
+    ]) {
+      expect(await checkWebhookUrl(url, []), url).toBe('must not contain a user name or password');
+    }
+    for (const url of [
+      'http:8.8.8.8/',
+      'http:@8.8.8.8/',
+      'http:/8.8.8.8/',
+      ' http://8.8.8.8/',
+      'ht\ttp://8.8.8.8/',
+    ]) {
+      expect(await checkWebhookUrl(url, []), JSON.stringify(url)).toBe('must begin with http:// or https://');
+    }
+    // An @ after the host is part of the path or query, not a user name.
+    expect(await checkWebhookUrl('https://8.8.8.8/a@b?c=d@e#f@g', [])).toBeNull();
+    expect(await checkWebhookUrl('HTTPS://8.8.8.8/', [])).toBeNull();
+  });
+
   it('refuses a host name that resolves to loopback (localhost) unless allowlisted', async () => {
     expect(await checkWebhookUrl('http://localhost:9/hook', [])).toMatch(/localhost resolves to .*loopback/);
     expect(await checkWebhookUrl('http://localhost:9/hook', ['127.0.0.0/8', '::1/128'])).toBeNull();

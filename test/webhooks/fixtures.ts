@@ -3,13 +3,14 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
 import { MasterKey } from '../../src/custody/master-key.ts';
 import { createLogger } from '../../src/logger.ts';
-import { migrateToLatest, openStore, type Store } from '../../src/store/store.ts';
+import type { WebhooksTable } from '../../src/store/schema.ts';
+import type { Store } from '../../src/store/store.ts';
 import { OutboxDeliverer, type OutboxDelivererOptions } from '../../src/webhooks/deliverer.ts';
 import { generateWebhookSecret } from '../../src/webhooks/signing.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
+import { openMigratedStore, openTestStore } from '../helpers/test-store.ts';
 
 /** Shared set-up for the deliverer tests: a migrated test database, a master key, one user. */
 export interface DeliveryBench {
@@ -26,18 +27,10 @@ export interface DeliveryBench {
 
 export async function openDeliveryBench(): Promise<DeliveryBench> {
   const database = freshDatabase();
-  const config = loadConfig(database.env);
-  const options = database.pgSchema === undefined ? {} : { pgSchema: database.pgSchema };
-  const store = await openStore(config.databaseUrl, options);
-  await migrateToLatest(store);
+  const store = await openMigratedStore(database);
   const masterKeyText = randomBytes(32).toString('base64');
   const masterKey = MasterKey.load(masterKeyText, database.dataDir);
-  const userId = randomUUID();
-  const at = new Date().toISOString();
-  await store.db
-    .insertInto('users')
-    .values({ id: userId, email: `${userId}@example.com`, created_at: at, number: 1 })
-    .execute();
+  const userId = await insertUser(store);
   const others: Store[] = [];
   return {
     database,
@@ -46,7 +39,7 @@ export async function openDeliveryBench(): Promise<DeliveryBench> {
     userId,
     processEnv: { ...database.processEnv, MASTER_KEY: masterKeyText },
     async openAnotherStore() {
-      const other = await openStore(config.databaseUrl, options);
+      const other = await openTestStore(database);
       others.push(other);
       return other;
     },
@@ -55,6 +48,51 @@ export async function openDeliveryBench(): Promise<DeliveryBench> {
       await store.close();
       await database.drop();
     },
+  };
+}
+
+/** A user (the first, number 1) for rows that need an owner; its id. */
+export async function insertUser(store: Store): Promise<string> {
+  const id = randomUUID();
+  await store.db
+    .insertInto('users')
+    .values({ id, email: `${id}@example.com`, created_at: new Date().toISOString(), number: 1 })
+    .execute();
+  return id;
+}
+
+/**
+ * A whole webhooks row, every column set: a live Tron mainnet watch of one address, notified at once,
+ * without retries or a previous secret; `fields` say what differs.
+ */
+export function webhookRow(
+  fields: Partial<WebhooksTable> & Pick<WebhooksTable, 'id' | 'user_id'>,
+): WebhooksTable {
+  const at = new Date().toISOString();
+  return {
+    chain: 'tron',
+    network: 'mainnet',
+    url: 'https://example.com/hook',
+    from_address: null,
+    to_address: 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN',
+    contract_address: null,
+    token_id: null,
+    type: null,
+    confirmations: 0,
+    notify_reverted: 0,
+    notify_pending: 0,
+    retry_policy: 'none',
+    secret_sealed: 'sealed',
+    previous_secret_sealed: null,
+    previous_secret_expires_at: null,
+    is_active: 1,
+    is_invalid: 0,
+    invalid_reason: null,
+    change_version: 1,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    ...fields,
   };
 }
 
@@ -90,38 +128,24 @@ export async function insertWebhook(
 ): Promise<{ id: string; secret: string }> {
   const id = randomUUID();
   const secret = generateWebhookSecret();
-  const at = new Date().toISOString();
   await bench.store.db
     .insertInto('webhooks')
-    .values({
-      id,
-      user_id: bench.userId,
-      chain: 'tron',
-      network: 'mainnet',
-      url: seed.url,
-      from_address: null,
-      to_address: 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN',
-      contract_address: null,
-      token_id: null,
-      type: null,
-      confirmations: 0,
-      notify_reverted: 0,
-      notify_pending: 0,
-      retry_policy: seed.retryPolicy ?? 'none',
-      secret_sealed: bench.masterKey.seal(secret, id),
-      previous_secret_sealed:
-        seed.previousSecret === undefined
-          ? null
-          : bench.masterKey.seal(seed.previousSecret, `${id}:previous`),
-      previous_secret_expires_at: seed.previousSecretExpiresAt ?? null,
-      is_active: seed.isActive === false ? 0 : 1,
-      is_invalid: 0,
-      invalid_reason: null,
-      change_version: 1,
-      created_at: at,
-      updated_at: at,
-      deleted_at: seed.deletedAt ?? null,
-    })
+    .values(
+      webhookRow({
+        id,
+        user_id: bench.userId,
+        url: seed.url,
+        retry_policy: seed.retryPolicy ?? 'none',
+        secret_sealed: bench.masterKey.seal(secret, id),
+        previous_secret_sealed:
+          seed.previousSecret === undefined
+            ? null
+            : bench.masterKey.seal(seed.previousSecret, `${id}:previous`),
+        previous_secret_expires_at: seed.previousSecretExpiresAt ?? null,
+        is_active: seed.isActive === false ? 0 : 1,
+        deleted_at: seed.deletedAt ?? null,
+      }),
+    )
     .execute();
   return { id, secret };
 }
@@ -192,29 +216,65 @@ export async function attemptRows(bench: DeliveryBench, notificationId: string) 
     .execute();
 }
 
+/** The bench of one test file, with the seeding and reading helpers bound to it. */
+export interface DeliveryFixture extends DeliveryBench {
+  /** A receiver that is closed after the test that started it. */
+  receiver(...args: Parameters<typeof Receiver.start>): Promise<Receiver>;
+  insertWebhook(seed: WebhookSeed): ReturnType<typeof insertWebhook>;
+  insertNotification(seed: NotificationSeed): ReturnType<typeof insertNotification>;
+  newDeliverer(options?: Partial<OutboxDelivererOptions>): OutboxDeliverer;
+  notificationRow(id: string): ReturnType<typeof notificationRow>;
+  attemptRows(notificationId: string): ReturnType<typeof attemptRows>;
+}
+
 /**
- * The hooks of a test file on one delivery bench: opened before its tests (handed to `opened`), after
- * each test the outbox emptied and the receivers started through the returned function closed, closed
- * after the last test.
+ * The hooks of a test file on one delivery bench: opened before its tests, after each test the outbox
+ * emptied and the receivers it started closed, closed after the last test. The returned fixture reads
+ * the bench when used, so it may be taken at the top of the file.
  */
-export function useDeliveryBench(
-  opened: (bench: DeliveryBench) => void,
-): (...args: Parameters<typeof Receiver.start>) => Promise<Receiver> {
-  let bench: DeliveryBench | undefined;
+export function useDeliveryBench(): DeliveryFixture {
+  let opened: DeliveryBench | undefined;
   const receivers: Receiver[] = [];
+  const bench = (): DeliveryBench => {
+    if (opened === undefined) throw new Error('the delivery bench opens before the first test');
+    return opened;
+  };
   beforeAll(async () => {
-    bench = await openDeliveryBench();
-    opened(bench);
+    opened = await openDeliveryBench();
   });
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.close();
-    if (bench !== undefined) await clearOutbox(bench);
+    if (opened !== undefined) await clearOutbox(opened);
   });
-  afterAll(() => bench?.close());
-  return async (...args) => {
-    const started = await Receiver.start(...args);
-    receivers.push(started);
-    return started;
+  afterAll(() => opened?.close());
+  return {
+    get database() {
+      return bench().database;
+    },
+    get store() {
+      return bench().store;
+    },
+    get masterKey() {
+      return bench().masterKey;
+    },
+    get userId() {
+      return bench().userId;
+    },
+    get processEnv() {
+      return bench().processEnv;
+    },
+    openAnotherStore: () => bench().openAnotherStore(),
+    close: () => bench().close(),
+    async receiver(...args) {
+      const started = await Receiver.start(...args);
+      receivers.push(started);
+      return started;
+    },
+    insertWebhook: (seed) => insertWebhook(bench(), seed),
+    insertNotification: (seed) => insertNotification(bench(), seed),
+    newDeliverer: (options) => newDeliverer(bench(), options),
+    notificationRow: (id) => notificationRow(bench(), id),
+    attemptRows: (notificationId) => attemptRows(bench(), notificationId),
   };
 }
 

@@ -5,9 +5,11 @@
  */
 import type { Env } from '../../config/setting.ts';
 import type { NodeEndpointConfig } from '../../config.ts';
-import { NodeClient } from '../node-client.ts';
-import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { ChainAdapter, Network } from '../types.ts';
+import { type AdapterConnection, adapterNodeClient, connectionOf } from '../adapter-connection.ts';
+import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
+import type { NodeClient } from '../node-client.ts';
+import type { Network } from '../types.ts';
 import type { BitcoinBackend } from './backend.ts';
 import { BTC_DECIMALS } from './btc-amount.ts';
 import { CoreRpcBackend } from './core-rpc.ts';
@@ -41,14 +43,9 @@ export function bitcoinBackendFor(client: NodeClient, network: Network, settings
   return bitcoinBackendOf(client, bitcoinBackendKind(settings, network));
 }
 
-export interface BitcoinAdapterOptions {
-  network: Network;
+export interface BitcoinAdapterOptions extends AdapterConnection {
   params: BitcoinNetwork;
   backendKind: BitcoinBackendKind;
-  endpoints: NodeEndpointConfig[];
-  timeoutMs?: number;
-  retries?: number;
-  onAttemptFailed?: (endpoint: string) => void;
 }
 
 export class BitcoinAdapter implements ChainAdapter {
@@ -66,14 +63,7 @@ export class BitcoinAdapter implements ChainAdapter {
   constructor(options: BitcoinAdapterOptions) {
     this.network = options.network;
     this.params = options.params;
-    this.#client = new NodeClient({
-      chain: 'bitcoin',
-      network: options.network,
-      endpoints: options.endpoints,
-      timeoutMs: options.timeoutMs,
-      retries: options.retries,
-      onAttemptFailed: options.onAttemptFailed,
-    });
+    this.#client = adapterNodeClient('bitcoin', options);
     this.backend = bitcoinBackendOf(this.#client, options.backendKind);
     this.follower = new BitcoinFollower(this.backend, options.network);
     this.#bech32 = new RegExp(`^${options.params.bech32}1${BECH32_BODY}$`);
@@ -106,11 +96,7 @@ export class BitcoinAdapter implements ChainAdapter {
 
 export const bitcoinAdapterFactory: AdapterFactory = (context: AdapterContext) =>
   new BitcoinAdapter({
-    network: context.network,
+    ...connectionOf(context),
     params: bitcoinNetworkOf(context.network, context.settings),
     backendKind: bitcoinBackendKind(context.settings, context.network),
-    endpoints: context.endpoints,
-    timeoutMs: context.timeoutMs,
-    retries: context.retries,
-    onAttemptFailed: context.onAttemptFailed,
   });

@@ -81,6 +81,15 @@ export interface AddressBalance {
 }
 
 /** The node refused a broadcast transaction (decode, policy, missing inputs): the caller's 422. */
+/**
+ * A block hash or txid a caller hands a backend, checked and lowercased before it is put into a node's
+ * URL or RPC call, so nothing else reaches the node.
+ */
+export function checkedHash(value: string): string {
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new RangeError('a block hash or txid is 64 hex characters');
+  return value.toLowerCase();
+}
+
 export class BroadcastRefusedError extends Error {
   override readonly name = 'BroadcastRefusedError';
   /** Bitcoin Core's RPC error code (-22 decode, -25 inputs, -26 policy, -27 already known); null if not said. */

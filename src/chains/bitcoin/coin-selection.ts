@@ -15,6 +15,11 @@ export interface Coin {
   value: bigint;
   address: string;
   script: Uint8Array;
+  /**
+   * An unconfirmed coin's extra fee: what its unconfirmed ancestors lack to reach the rate, paid by the
+   * transaction spending it (package-fee.ts). Absent for a confirmed coin.
+   */
+  ancestorFee?: bigint;
 }
 
 export interface Payment {
@@ -36,7 +41,7 @@ export interface Selection {
   inputs: Coin[];
   /** The payment first, the change last when there is change. */
   outputs: Payment[];
-  /** inputs − outputs, at least feeFor(vsize) at the rate. */
+  /** inputs − outputs, at least feeFor(vsize) at the rate plus the inputs' ancestorFee. */
   fee: bigint;
   /** The signed transaction's vsize with worst-case signatures (tx-size.ts); once signed it may be smaller. */
   vsize: number;
@@ -96,7 +101,7 @@ export function selectCoins(request: SelectionRequest): Selection {
 function candidatesOf(coins: readonly Coin[], rate: bigint): Candidate[] {
   const inputFee = feeFor(inputVbytes, rate);
   return coins
-    .map((coin) => ({ coin, effective: coin.value - inputFee }))
+    .map((coin) => ({ coin, effective: coin.value - inputFee - (coin.ancestorFee ?? 0n) }))
     .filter((candidate) => candidate.effective > 0n)
     .sort((a, b) => (a.effective === b.effective ? 0 : a.effective > b.effective ? -1 : 1));
 }
@@ -122,6 +127,10 @@ function payFeeOnTop(request: SelectionRequest, rate: bigint): Selection {
   return largestFirst(candidates, request, rate);
 }
 
+/** What the inputs' unconfirmed ancestors lack, paid on top of the transaction's own fee. */
+const ancestorFees = (inputs: readonly Coin[]) =>
+  inputs.reduce((total, coin) => total + (coin.ancestorFee ?? 0n), 0n);
+
 /** Adds the largest coins until the payment and fee are covered; change below dust goes to the fee. */
 function largestFirst(candidates: readonly Candidate[], request: SelectionRequest, rate: bigint): Selection {
   const { payment, changeScript } = request;
@@ -130,10 +139,10 @@ function largestFirst(candidates: readonly Candidate[], request: SelectionReques
   for (const { coin } of candidates) {
     inputs.push(coin);
     total += coin.value;
-    const feeAlone = feeFor(transactionVsize(inputs.length, [payment.script]), rate);
+    const feeAlone = feeFor(transactionVsize(inputs.length, [payment.script]), rate) + ancestorFees(inputs);
     if (total < payment.value + feeAlone) continue;
     const vsize = transactionVsize(inputs.length, [payment.script, changeScript]);
-    const fee = feeFor(vsize, rate);
+    const fee = feeFor(vsize, rate) + ancestorFees(inputs);
     const change = total - payment.value - fee;
     if (change >= dustThreshold(changeScript)) {
       const outputs = [{ ...payment }, { script: changeScript, value: change }];
@@ -147,7 +156,10 @@ function largestFirst(candidates: readonly Candidate[], request: SelectionReques
       change: 0n,
     };
   }
-  const needed = payment.value + feeFor(transactionVsize(Math.max(inputs.length, 1), [payment.script]), rate);
+  const needed =
+    payment.value +
+    feeFor(transactionVsize(Math.max(inputs.length, 1), [payment.script]), rate) +
+    ancestorFees(inputs);
   throw new InsufficientFundsError(total, needed);
 }
 
@@ -155,7 +167,7 @@ function largestFirst(candidates: readonly Candidate[], request: SelectionReques
 function withoutChange(inputs: Coin[], payment: Payment, rate: bigint): Selection | null {
   const total = inputs.reduce((sum, coin) => sum + coin.value, 0n);
   const vsize = transactionVsize(inputs.length, [payment.script]);
-  if (total - payment.value < feeFor(vsize, rate)) return null;
+  if (total - payment.value < feeFor(vsize, rate) + ancestorFees(inputs)) return null;
   return { inputs, outputs: [{ ...payment }], fee: total - payment.value, vsize, change: 0n };
 }
 
@@ -187,7 +199,7 @@ function payFeeFromPayment(request: SelectionRequest, rate: bigint): Selection {
   const threshold = dustThreshold(payment.script);
   if (excess >= dustThreshold(changeScript)) {
     const vsize = transactionVsize(inputs.length, [payment.script, changeScript]);
-    const fee = feeFor(vsize, rate);
+    const fee = feeFor(vsize, rate) + ancestorFees(inputs);
     const paid = payment.value - fee;
     if (paid < threshold) throw new PaymentBelowDustError(paid, threshold);
     return {
@@ -202,7 +214,7 @@ function payFeeFromPayment(request: SelectionRequest, rate: bigint): Selection {
     };
   }
   const vsize = transactionVsize(inputs.length, [payment.script]);
-  const paid = payment.value - feeFor(vsize, rate);
+  const paid = payment.value - feeFor(vsize, rate) - ancestorFees(inputs);
   if (paid < threshold) throw new PaymentBelowDustError(paid, threshold);
   return { inputs, outputs: [{ script: payment.script, value: paid }], fee: total - paid, vsize, change: 0n };
 }

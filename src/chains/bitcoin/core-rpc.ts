@@ -45,6 +45,7 @@ import {
   type BitcoinTx,
   type BlockHeader,
   BroadcastRefusedError,
+  checkedHash,
   type TxStatus,
   type Utxo,
 } from './backend.ts';
@@ -486,11 +487,6 @@ function decimal(value: unknown, path: string): number {
   if (typeof number !== 'number' || !Number.isFinite(number))
     throw new AnswerShapeError(`${path} is not a number`);
   return number;
-}
-
-function checkedHash(value: string): string {
-  if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new RangeError('a block hash or txid is 64 hex characters');
-  return value.toLowerCase();
 }
 
 function headerOf(block: JsonObject): BlockHeader {

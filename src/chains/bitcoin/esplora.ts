@@ -34,7 +34,7 @@ import type {
   TxStatus,
   Utxo,
 } from './backend.ts';
-import { BroadcastRefusedError } from './backend.ts';
+import { BroadcastRefusedError, checkedHash } from './backend.ts';
 import { mapBounded } from './bounded-map.ts';
 
 /** Esplora serves a block's transactions 25 to a page. */
@@ -256,12 +256,6 @@ function checkedHeight(height: number): number {
   if (!Number.isSafeInteger(height) || height < 0)
     throw new RangeError(`block height ${height} is not a whole number`);
   return height;
-}
-
-/** A hash or txid put into a path: checked, so nothing else reaches the node's URL. */
-function checkedHash(value: string): string {
-  if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new RangeError('a block hash or txid is 64 hex characters');
-  return value.toLowerCase();
 }
 
 function headerOf(answer: unknown): BlockHeader {

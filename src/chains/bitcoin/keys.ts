@@ -6,7 +6,7 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
-import type { KeyCodec } from '../family.ts';
+import type { KeyCodec } from '../key-codec.ts';
 import type { ChainKeyPair } from '../types.ts';
 import { canonicalAddress, p2wpkhAddress } from './address.ts';
 import { BITCOIN_NETWORKS, type BitcoinNetwork } from './networks.ts';

@@ -1,5 +1,5 @@
 import type { Env } from '../../config/setting.ts';
-import type { NetworkProbe } from '../network-check.ts';
+import type { NetworkProbe } from '../network-probe.ts';
 import type { NodeClient } from '../node-client.ts';
 import type { HeadProbe, Network } from '../types.ts';
 import { bitcoinBackendFor } from './adapter.ts';

@@ -5,9 +5,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../errors.ts';
-import { formatAmount } from '../amount.ts';
+import { assetAmount } from '../amount.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import { type FamilyReads, familyRead } from '../family.ts';
-import type { ChainAdapter } from '../types.ts';
 import { BitcoinAdapter } from './adapter.ts';
 import type { BitcoinTx, BlockHeader } from './backend.ts';
 import { transfersOf } from './block-transfers.ts';
@@ -18,7 +18,7 @@ export const NO_SUCH_TRANSACTION =
   'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.';
 
 const TXID = '^[0-9a-fA-F]{64}$';
-const btc = (sats: bigint) => formatAmount(sats, BTC_DECIMALS);
+const btc = (sats: bigint) => assetAmount(sats, BTC_DECIMALS);
 const Btc = (description: string) => Type.String({ description: `${description}, BTC` });
 const Height = Type.Union([Type.Integer(), Type.Null()]);
 

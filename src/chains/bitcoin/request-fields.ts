@@ -4,30 +4,19 @@
  * most 8 decimals. A field that is not is a 422 naming it.
  */
 import { invalidField } from '../../errors.ts';
-import { parseAmount } from '../amount.ts';
-import { AddressNetworkError, isBitcoinAddress, outputScript } from './address.ts';
+import { amountField } from '../amount-field.ts';
+import { outputScript } from './address.ts';
+import { bitcoinAddressProblem } from './address-form.ts';
 import { BTC_DECIMALS } from './btc-amount.ts';
 import type { BitcoinNetwork } from './networks.ts';
 
 /** The output script an address field pays to, checked against the network. */
 export function addressScriptField(field: string, value: string, network: BitcoinNetwork): Uint8Array {
-  if (!isBitcoinAddress(value)) {
-    throw invalidField(field, `The ${field} field must be a Bitcoin address with a valid checksum.`);
-  }
-  try {
-    return outputScript(value, network);
-  } catch (error) {
-    if (error instanceof AddressNetworkError) {
-      throw invalidField(field, `The ${field} field is not an address of ${network.name}: ${error.message}`);
-    }
-    throw invalidField(field, `The ${field} field must be a Bitcoin address this gateway can pay to.`);
-  }
+  const problem = bitcoinAddressProblem(field, value, network);
+  if (problem !== null) throw invalidField(field, problem);
+  return outputScript(value, network);
 }
 
 export function satsOf(raw: unknown): bigint {
-  try {
-    return parseAmount(raw, BTC_DECIMALS);
-  } catch (error) {
-    throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
-  }
+  return amountField(raw, BTC_DECIMALS);
 }

@@ -1,14 +1,7 @@
 import path from 'node:path';
 import { type BitcoinDevnet, startBitcoinDevnet } from '../../../devnets/bitcoin/index.ts';
 import { ApiError, invalidField } from '../../errors.ts';
-import {
-  assertFaucetCanGive,
-  type Faucet,
-  type FaucetRequest,
-  type FaucetResult,
-  faucetUnits,
-} from '../../services/faucets.ts';
-import { formatAmount } from '../amount.ts';
+import { type Faucet, type FaucetRequest, type FaucetResult, payOut } from '../faucets.ts';
 import type { DevnetSettings, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
 import type { Network } from '../types.ts';
 import { isBitcoinAddress } from './address.ts';
@@ -32,22 +25,22 @@ class BitcoinDevnetFaucet implements Faucet {
         { field: 'contractaddress', message: 'Leave contractaddress out on Bitcoin.' },
       ]);
     }
-    const sats = faucetUnits(request, BTC_DECIMALS);
-    assertFaucetCanGive(sats, MAX_FAUCET_SATS, BTC_DECIMALS, 'BTC');
-    let txid: string;
-    try {
-      txid = await this.devnet.faucet(request.address, sats);
-    } catch (error) {
-      throw invalidField('address', `The devnet refused the payment: ${(error as Error).message}`);
-    }
-    await this.devnet.mine(1);
-    return {
-      address: request.address,
-      amount: formatAmount(sats, BTC_DECIMALS),
+    return payOut(request, request.address, {
+      decimals: BTC_DECIMALS,
       symbol: 'BTC',
       contractaddress: null,
-      txid,
-    };
+      most: () => MAX_FAUCET_SATS,
+      send: async (sats) => {
+        let txid: string;
+        try {
+          txid = await this.devnet.faucet(request.address, sats);
+        } catch (error) {
+          throw invalidField('address', `The devnet refused the payment: ${(error as Error).message}`);
+        }
+        await this.devnet.mine(1);
+        return txid;
+      },
+    });
   }
 }
 

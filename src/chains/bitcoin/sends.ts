@@ -2,33 +2,41 @@
  * The Bitcoin side of the send pipeline (services/send-pipeline.ts): a payment from one address or from
  * the addresses of an HD wallet, its coins chosen to waste the least fee (coin-selection.ts), signed with
  * @scure/btc-signer and broadcast; the unsigned builds (PSBT); the broadcasts of transactions signed
- * elsewhere. Only confirmed coins are spent: an unconfirmed one can still be replaced or dropped.
+ * elsewhere. Confirmed coins are spent first; when they do not pay, the source's own unconfirmed change
+ * too (own-change.ts), its fee raised so the unconfirmed ancestors reach the rate (package-fee.ts), within
+ * the mempool's chain limits (unconfirmed-chain.ts). Nobody else's unconfirmed coin is spent: its sender
+ * can still replace it. The coins a send chooses are reserved (coin-reservations.ts) until well after its
+ * broadcast, or given back when it is refused, so concurrent sends never spend the same coin.
  */
 import { ApiError, invalidField } from '../../errors.ts';
-import { formatAmount, historyAmount } from '../amount.ts';
+import { assetAmount, formatAmount } from '../amount.ts';
+import type { ChainRegistry } from '../registry.ts';
 import type {
   BuiltSend,
   BuiltWalletSend,
   PreparedSend,
   PreparedWalletSend,
+  SendIntent,
   SendRecord,
   SentTransaction,
   SignedBroadcast,
-} from '../family.ts';
-import type { ChainRegistry } from '../registry.ts';
+} from '../send-contract.ts';
 import type { Network } from '../types.ts';
-import type { BitcoinAdapter } from './adapter.ts';
+import { BitcoinAdapter } from './adapter.ts';
 import { BroadcastRefusedError } from './backend.ts';
 import { BTC_DECIMALS } from './btc-amount.ts';
+import type { CoinHold, CoinReservations } from './coin-reservations.ts';
 import {
   type Coin,
   InsufficientFundsError,
+  type Payment,
   PaymentBelowDustError,
   type Selection,
   selectCoins,
 } from './coin-selection.ts';
 import { type FeeRate, satPerVbText } from './fee-rate.ts';
 import { feeRateField, rateForSpeed, type Speed } from './fee-speed.ts';
+import { type OwnChange, ownUnconfirmedChange } from './own-change.ts';
 import { addressScriptField, satsOf } from './request-fields.ts';
 import { psbtBase64, readRawTransaction, signAndFinalize, unsignedTransaction } from './transaction.ts';
 
@@ -71,13 +79,34 @@ interface Plan {
   rate: FeeRate;
 }
 
+/** What choosing coins needs: the payment, the fee rate and what the node lists of the source's coins. */
+interface CoinRequest {
+  payment: Payment;
+  rate: FeeRate;
+  /**
+   * The spendable coins: confirmed ones, and the source's own unconfirmed change with its ancestors;
+   * `unconfirmed` is the value of the other unconfirmed coins, never spent (for the refusal's words).
+   */
+  held: { confirmed: Coin[]; own: OwnChange; unconfirmed: bigint };
+  changeScript: Uint8Array;
+  subtractFee: boolean;
+}
+
+/** A send's plan, its coins held until it is broadcast or given up. */
+interface HeldPlan extends Plan {
+  hold: CoinHold;
+}
+
 /** The most addresses whose coins a wallet send asks the node for at once. */
 const UTXO_READS_AT_ONCE = 4;
 
 const btc = (sats: bigint) => formatAmount(sats, BTC_DECIMALS);
 
 export class BitcoinSends {
-  constructor(private readonly registry: ChainRegistry) {}
+  constructor(
+    private readonly registry: ChainRegistry,
+    private readonly reservations: CoinReservations,
+  ) {}
 
   /** A payment from one address of the caller's (its key: a password or the caller's private key). */
   fromAddress(network: Network, body: BitcoinPayment & { from: string }): PreparedSend {
@@ -89,10 +118,11 @@ export class BitcoinSends {
       from: body.from,
       record,
       build: async (): Promise<BuiltSend> => {
-        const plan = await this.plan(adapter, source, body, record);
+        const plan = await this.reserve(adapter, network, source, body, record);
         return {
           txid: null,
-          send: (privateKey) => this.sign(adapter, plan, new Map([[body.from, privateKey]])),
+          send: (privateKey, intent) => this.sign(adapter, plan, new Map([[body.from, privateKey]]), intent),
+          abandon: () => giveBack(plan.hold),
         };
       },
     };
@@ -114,20 +144,24 @@ export class BitcoinSends {
       wallet,
       record,
       build: async (): Promise<BuiltWalletSend> => {
-        const plan = await this.plan(adapter, walletSource(await addresses()), body, record);
+        const plan = await this.reserve(adapter, network, walletSource(await addresses()), body, record);
         return {
           signers: [...new Set(plan.selection.inputs.map((coin) => coin.address))],
-          send: (keys) => this.sign(adapter, plan, keys),
+          send: (keys, intent) => this.sign(adapter, plan, keys, intent),
+          abandon: () => giveBack(plan.hold),
         };
       },
     };
   }
 
-  /** An unsigned PSBT paying from `source`; nothing is sent or stored. */
+  /** An unsigned PSBT paying from `source`, of coins no send holds; nothing is sent, stored or reserved. */
   async build(network: Network, source: CoinSource | (() => Promise<CoinSource>), body: BitcoinPayment) {
     const adapter = this.adapter(network);
     const from = typeof source === 'function' ? await source() : source;
-    const { selection, rate } = await this.plan(adapter, from, body, null);
+    const request = await this.request(adapter, from, body);
+    const free = await this.reservations.free(network, listed(request));
+    const selection = choose(request, free);
+    const { rate } = request;
     const built: BitcoinBuild = {
       psbt: psbtBase64(unsignedTransaction(selection)),
       fee: btc(selection.fee),
@@ -164,15 +198,18 @@ export class BitcoinSends {
           type: 'BTC',
           from,
           to: paid?.address ?? null,
-          amount: paid === undefined ? null : historyAmount(paid.value, BTC_DECIMALS),
+          amount: paid === undefined ? null : assetAmount(paid.value, BTC_DECIMALS),
         };
       },
-      broadcast: () => broadcastRaw(adapter, rawtx),
+      broadcast: async (intent) => {
+        await intent(read.txid);
+        return broadcastRaw(adapter, rawtx);
+      },
     };
   }
 
   private adapter(network: Network): BitcoinAdapter {
-    return this.registry.get<BitcoinAdapter>('bitcoin', network);
+    return this.registry.adapterOf('bitcoin', network, BitcoinAdapter);
   }
 
   private record(adapter: BitcoinAdapter, from: string, body: BitcoinPayment): SendRecord {
@@ -180,49 +217,85 @@ export class BitcoinSends {
     const sats = satsOf(body.amount);
     if (sats <= 0n) throw invalidField('amount', 'The amount field must be more than 0.');
     if (body.feerate !== undefined) feeRateField(body.feerate);
-    return { type: 'BTC', from, to: body.to, amount: historyAmount(sats, BTC_DECIMALS) };
+    return { type: 'BTC', from, to: body.to, amount: assetAmount(sats, BTC_DECIMALS) };
   }
 
-  /** Chooses the coins and the fee; a 422 saying what is missing when the coins cannot pay. */
-  private async plan(
+  private async request(
     adapter: BitcoinAdapter,
     source: CoinSource,
     body: BitcoinPayment,
-    record: SendRecord | null,
-  ): Promise<Plan> {
+  ): Promise<CoinRequest> {
     const payment = { script: addressScriptField('to', body.to, adapter.params), value: satsOf(body.amount) };
-    const [rate, held] = await Promise.all([
+    const [rate, listing] = await Promise.all([
       body.feerate === undefined
         ? adapter.backend.feeEstimates().then((estimates) => rateForSpeed(body.speed ?? 'medium', estimates))
         : feeRateField(body.feerate),
       coinsOf(adapter, source.addresses),
     ]);
-    const subtractFee = body.subtractfee === true;
-    let selection: Selection;
-    try {
-      selection = selectCoins({
-        coins: held.confirmed,
-        payment,
-        changeScript: addressScriptField('from', source.change, adapter.params),
-        feeRate: rate,
-        subtractFee,
-      });
-    } catch (error) {
-      throw refusal(error, held.unconfirmed);
-    }
-    // With the fee subtracted, the receiver gets less than asked: the history says what was paid.
-    if (record !== null)
-      Object.assign(record, { amount: historyAmount(selection.outputs[0]!.value, BTC_DECIMALS) });
-    return { selection, rate };
+    const own = await ownUnconfirmedChange({
+      backend: adapter.backend,
+      broadcastBy: (txids) => this.reservations.spentBy(adapter.network, txids),
+      source: source.addresses,
+      unconfirmed: listing.unconfirmed,
+      rate,
+    });
+    const others = sum(listing.unconfirmed) - sum(own.coins);
+    const held = { confirmed: listing.confirmed, own, unconfirmed: others };
+    const changeScript = addressScriptField('from', source.change, adapter.params);
+    return { payment, rate, held, changeScript, subtractFee: body.subtractfee === true };
   }
 
+  /**
+   * Chooses the coins and the fee among the coins no other send holds, and reserves them; a 422 saying
+   * what is missing when those cannot pay.
+   */
+  private async reserve(
+    adapter: BitcoinAdapter,
+    network: Network,
+    source: CoinSource,
+    body: BitcoinPayment,
+    record: SendRecord,
+  ): Promise<HeldPlan> {
+    const request = await this.request(adapter, source, body);
+    const { chosen, hold } = await this.reservations.reserve(network, listed(request), (free) =>
+      choose(request, free),
+    );
+    // With the fee subtracted, the receiver gets less than asked: the history says what was paid.
+    Object.assign(record, { amount: assetAmount(chosen.outputs[0]!.value, BTC_DECIMALS) });
+    return { selection: chosen, rate: request.rate, hold };
+  }
+
+  /**
+   * Signs and broadcasts. The coins are given back when nothing reached the node or the node refused the
+   * transaction; when the node's answer is lost they stay held until the lease ends.
+   */
   private async sign(
     adapter: BitcoinAdapter,
-    plan: Plan,
+    plan: HeldPlan,
     keys: ReadonlyMap<string, string>,
+    intent: SendIntent,
   ): Promise<SentTransaction> {
-    const signed = signAndFinalize(unsignedTransaction(plan.selection), keys);
-    const txid = await broadcastRaw(adapter, signed.hex);
+    let signed: ReturnType<typeof signAndFinalize>;
+    try {
+      signed = signAndFinalize(unsignedTransaction(plan.selection), keys);
+      if (!(await plan.hold.forBroadcast())) throw coinsTaken();
+      await intent(signed.txid);
+    } catch (error) {
+      await giveBack(plan.hold);
+      throw error;
+    }
+    let txid: string;
+    try {
+      txid = await broadcastRaw(adapter, signed.hex);
+    } catch (error) {
+      // The node refused it (broadcastRaw's 422): nothing spends the coins. Any other failure may have
+      // reached the node, and the lease keeps the coins.
+      if (error instanceof ApiError) await giveBack(plan.hold);
+      throw error;
+    }
+    await plan.hold.broadcast(txid).catch(() => {
+      // Sent: the answer stands; the coins stay held for the pending lease, the node's view shows them spent.
+    });
     const data: BitcoinSent = {
       txid,
       fee: btc(signed.fee),
@@ -233,16 +306,63 @@ export class BitcoinSends {
   }
 }
 
+/** Gives a send's coins back; when the database cannot, its lease ends the hold. */
+async function giveBack(hold: CoinHold): Promise<void> {
+  await hold.release().catch(() => {});
+}
+
+/** The send's reservation lapsed (it took longer than the lease) and another send took a coin. */
+function coinsTaken(): ApiError {
+  return new ApiError(
+    503,
+    'The coins chosen for this payment were taken by another send while it waited; nothing was sent, try again',
+  );
+}
+
+/** Every coin the request may spend: the confirmed ones first, then the own unconfirmed change. */
+const listed = (request: CoinRequest) => [...request.held.confirmed, ...request.held.own.coins];
+
+/**
+ * The coins and fee of the payment among `free`: confirmed coins alone when they pay, else with the fewest
+ * of the own unconfirmed coins (largest first). A 422 saying what is missing when all cannot pay, or why
+ * the mempool would refuse the chain of unconfirmed transactions the payment extends.
+ */
+function choose(request: CoinRequest, free: Coin[]): Selection {
+  const { own } = request.held;
+  const confirmed = free.filter((coin) => !own.isOwn(coin));
+  const unconfirmed = free.filter((coin) => own.isOwn(coin));
+  for (let added = 0; ; added++) {
+    try {
+      const selection = selectCoins({
+        coins: [...confirmed, ...unconfirmed.slice(0, added)],
+        payment: request.payment,
+        changeScript: request.changeScript,
+        feeRate: request.rate,
+        subtractFee: request.subtractFee,
+      });
+      const tooLong = own.chainProblem(selection.inputs, selection.vsize);
+      if (tooLong !== null) throw tooLong;
+      return selection;
+    } catch (error) {
+      if (error instanceof InsufficientFundsError && added < unconfirmed.length) continue;
+      const held = sum(listed(request)) - sum(free);
+      throw refusal(error, held, request.held.unconfirmed);
+    }
+  }
+}
+
+const sum = (coins: readonly { value: bigint }[]) => coins.reduce((total, coin) => total + coin.value, 0n);
+
 function walletSource(addresses: readonly string[]): CoinSource {
   const change = addresses[0];
   if (change === undefined) throw new ApiError(422, 'The wallet has no addresses yet, so no coins to send');
   return { addresses, change };
 }
 
-/** The confirmed coins of the addresses, and what is still unconfirmed there (for the refusal's words). */
+/** The coins of the addresses, confirmed and unconfirmed. */
 async function coinsOf(adapter: BitcoinAdapter, addresses: readonly string[]) {
   const confirmed: Coin[] = [];
-  let unconfirmed = 0n;
+  const unconfirmed: Coin[] = [];
   for (let i = 0; i < addresses.length; i += UTXO_READS_AT_ONCE) {
     const batch = addresses.slice(i, i + UTXO_READS_AT_ONCE);
     const read = await Promise.all(batch.map((address) => adapter.backend.utxos(address)));
@@ -250,21 +370,21 @@ async function coinsOf(adapter: BitcoinAdapter, addresses: readonly string[]) {
       const address = batch[j]!;
       const script = addressScriptField('from', address, adapter.params);
       for (const utxo of utxos) {
-        if (utxo.confirmed)
-          confirmed.push({ txid: utxo.txid, vout: utxo.vout, value: utxo.value, address, script });
-        else unconfirmed += utxo.value;
+        const coin = { txid: utxo.txid, vout: utxo.vout, value: utxo.value, address, script };
+        (utxo.confirmed ? confirmed : unconfirmed).push(coin);
       }
     });
   }
   return { confirmed, unconfirmed };
 }
 
-function refusal(error: unknown, unconfirmed: bigint): unknown {
+function refusal(error: unknown, held: bigint, unconfirmed: bigint): unknown {
   if (error instanceof InsufficientFundsError) {
+    const sending = held > 0n ? `; ${btc(held)} BTC more is held by sends in progress` : '';
     const waiting = unconfirmed > 0n ? `; ${btc(unconfirmed)} BTC more is still unconfirmed` : '';
     return new ApiError(
       422,
-      `Insufficient funds: ${btc(error.missing)} BTC missing (confirmed coins ${btc(error.available)} BTC, amount and fee ${btc(error.needed)} BTC)${waiting}`,
+      `Insufficient funds: ${btc(error.missing)} BTC missing (spendable coins ${btc(error.available)} BTC, amount and fee ${btc(error.needed)} BTC)${sending}${waiting}`,
     );
   }
   if (error instanceof PaymentBelowDustError) {

@@ -6,13 +6,15 @@
  */
 import { type Address, encodeFunctionData, type Hex, isHex } from 'viem';
 import type { NodeEndpointConfig } from '../../config.ts';
+import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import type { BlockFollower } from '../follower.ts';
 import { NodeClient } from '../node-client.ts';
-import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { ChainAdapter, Network } from '../types.ts';
+import type { ChainName, Network } from '../types.ts';
 import { ERC20_ABI, ERC721_ABI } from './abi.ts';
 import { EvmBlockReader } from './block-transfers.ts';
-import { EVM_CHAINS, type EvmChainConfig, type EvmChainName, type EvmNetworkConfig } from './chains.ts';
+import type { EvmChainConfig, EvmNetworkConfig } from './chain-file.ts';
+import { evmChain } from './chains.ts';
 import {
   EvmChainMismatchError,
   EvmContractError,
@@ -49,7 +51,7 @@ export interface EvmTxOverrides extends FeeOverrides {
 }
 
 export interface EvmAdapterOptions {
-  chain: EvmChainName;
+  chain: ChainName;
   network: Network;
   endpoints: NodeEndpointConfig[];
   timeoutMs?: number;
@@ -67,7 +69,7 @@ export interface EvmAdapterOptions {
 const TRANSFER_GAS = 21_000n;
 
 export class EvmAdapter implements ChainAdapter {
-  readonly chain: EvmChainName;
+  readonly chain: ChainName;
   readonly network: Network;
   readonly nativeSymbol: string;
   readonly nativeDecimals = 18;
@@ -86,7 +88,7 @@ export class EvmAdapter implements ChainAdapter {
   constructor(options: EvmAdapterOptions) {
     this.chain = options.chain;
     this.network = options.network;
-    this.config = EVM_CHAINS[options.chain];
+    this.config = evmChain(options.chain);
     const networkConfig: EvmNetworkConfig = {
       ...this.config.networks[options.network],
       ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
@@ -472,7 +474,7 @@ export class EvmAdapter implements ChainAdapter {
   }
 }
 
-export const evmAdapterFactory = (chain: EvmChainName): AdapterFactory => {
+export const evmAdapterFactory = (chain: ChainName): AdapterFactory => {
   return (context: AdapterContext) =>
     new EvmAdapter({
       chain,

@@ -20,8 +20,8 @@
  */
 import { TRANSFER_TOPIC } from '../erc20-events.ts';
 import type { FollowedBlock, HeightReading } from '../follower.ts';
-import type { Network, TransferEvent } from '../types.ts';
-import { type EvmChainName, type EvmTransferTypes, evmTransferTypes } from './chains.ts';
+import type { ChainName, Network, TransferEvent } from '../types.ts';
+import { type EvmTransferTypes, evmTransferTypes } from './chains.ts';
 import { EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';
 
@@ -36,13 +36,13 @@ type Json = Record<string, unknown>;
 export class EvmBlockReader {
   readonly #rpc: EvmRpc;
   readonly #decimals: Erc20DecimalsReader;
-  readonly #chain: EvmChainName;
+  readonly #chain: ChainName;
   readonly #network: Network;
   readonly #types: EvmTransferTypes;
   /** Cleared once the node answers eth_getBlockReceipts with "no such method". */
   #blockReceipts = true;
 
-  constructor(rpc: EvmRpc, decimals: Erc20DecimalsReader, chain: EvmChainName, network: Network) {
+  constructor(rpc: EvmRpc, decimals: Erc20DecimalsReader, chain: ChainName, network: Network) {
     this.#rpc = rpc;
     this.#decimals = decimals;
     this.#chain = chain;

@@ -3,7 +3,7 @@
  * eth_gasPrice on BSC) merged with whatever the caller fixed. All values are wei, as bigint.
  */
 import { type Hex, hexToBigInt } from 'viem';
-import type { EvmChainConfig, EvmNetworkConfig } from './chains.ts';
+import type { EvmChainConfig, EvmNetworkConfig } from './chain-file.ts';
 import { EvmInputError, EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';
 

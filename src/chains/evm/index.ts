@@ -1,23 +1,52 @@
 /**
- * The EVM family module (Ethereum, BSC, Polygon, Arbitrum), listed once in `chains/families.ts`, and the
- * family's parts its tests reach directly.
+ * The EVM family module (Ethereum, BSC, Polygon, Arbitrum, Base, Optimism and any chain of an operator's
+ * EVM_CHAINS_FILE), listed once in `chains/families.ts`, and the family's parts its tests reach directly.
  */
-import type { ChainFamily, FamilyModule, KeyCodec } from '../family.ts';
+
+import type { ChainFamily } from '../chain-family.ts';
+import type { FamilyModule } from '../family.ts';
+import type { KeyCodec } from '../key-codec.ts';
 import type { ChainName } from '../types.ts';
 import { evmAdapterFactory } from './adapter.ts';
 import { evmAddressForm } from './address-form.ts';
-import { EVM_CHAIN_NAMES, evmDefaultEndpoints, evmTransferTypes, isEvmChainName } from './chains.ts';
+import { evmChains, evmDefaultEndpoints, evmTransferTypes } from './chains.ts';
+import { evmCallContract } from './contract-call.ts';
 import { evmCustodyAnswers } from './custody-answers.ts';
 import { checksumAddress, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
+import { evmMigrations } from './migrations/index.ts';
 import { HISTORY_NATIVE_TYPE } from './moved-asset.ts';
+import { evmPriceCoins } from './native-coins.ts';
+import { evmParts } from './parts.ts';
 import { evmHeadProbe, evmNetworkProbe } from './probe.ts';
 import { evmReads } from './reads.ts';
-import { evmParts } from './routes.ts';
 import { evmSendWording } from './send-wording.ts';
+import { EVM_SETTINGS } from './settings.ts';
+import { evmSettling } from './settling.ts';
+import { WEI_DECIMALS } from './units.ts';
+import { evmWebhookRules } from './webhook-rules.ts';
 
-function evmFamilyTransferTypes(chain: ChainName) {
-  if (!isEvmChainName(chain)) throw new Error(`${chain} is not an EVM chain`);
-  return evmTransferTypes(chain);
+/** Each served EVM chain's entry, built once per chain table (the table changes only with its file). */
+const servedByTable = new WeakMap<ReadonlyMap<ChainName, unknown>, Record<ChainName, ChainFamily>>();
+
+function evmServedChains(): Record<ChainName, ChainFamily> {
+  const table = evmChains();
+  let served = servedByTable.get(table);
+  if (served === undefined) {
+    served = Object.fromEntries(
+      [...table.keys()].map((chain): [ChainName, ChainFamily] => [
+        chain,
+        {
+          factory: evmAdapterFactory(chain),
+          defaults: evmDefaultEndpoints(chain),
+          probe: evmHeadProbe,
+          identify: evmNetworkProbe(chain),
+          headSubscription: true,
+        },
+      ]),
+    );
+    servedByTable.set(table, served);
+  }
+  return served;
 }
 
 const evmKeys: KeyCodec = {
@@ -29,31 +58,31 @@ const evmKeys: KeyCodec = {
 
 export const evmFamily: FamilyModule = {
   name: 'evm',
-  chains: Object.fromEntries(
-    EVM_CHAIN_NAMES.map((chain): [ChainName, ChainFamily] => [
-      chain,
-      {
-        factory: evmAdapterFactory(chain),
-        defaults: evmDefaultEndpoints(chain),
-        probe: evmHeadProbe,
-        identify: evmNetworkProbe(chain),
-        headSubscription: true,
-      },
-    ]),
-  ),
-  settings: {},
+  get chains() {
+    return evmServedChains();
+  },
+  settings: EVM_SETTINGS,
   keys: () => evmKeys,
   address: evmAddressForm,
   custody: evmCustodyAnswers,
   reads: evmReads,
-  transferTypes: evmFamilyTransferTypes,
+  transferTypes: evmTransferTypes,
   historyTypes: (chain) => {
-    const { fungible, nft } = evmFamilyTransferTypes(chain);
+    const { fungible, nft } = evmTransferTypes(chain);
     return [HISTORY_NATIVE_TYPE, fungible, nft, 'raw'];
   },
+  historyDecimals: (chain, type) =>
+    type === HISTORY_NATIVE_TYPE ? WEI_DECIMALS : type === evmTransferTypes(chain).nft ? 0 : null,
   sends: evmSendWording,
-  createParts: (shared) => evmParts(shared, evmKeys),
-  sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).evmSandboxDevnets,
+  settling: evmSettling,
+  createParts: evmParts,
+  sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).evmSandboxDevnets(),
+  webhookRules: evmWebhookRules,
+  get priceCoins() {
+    return evmPriceCoins();
+  },
+  callContract: evmCallContract,
+  migrations: evmMigrations,
 };
 
 export { ERC20_ABI, ERC721_ABI } from './abi.ts';
@@ -64,13 +93,10 @@ export {
   evmAdapterFactory,
   type RpcObject,
 } from './adapter.ts';
+export type { EvmChainConfig, EvmFeeModel, EvmNetworkConfig } from './chain-file.ts';
 export {
-  EVM_CHAIN_NAMES,
-  EVM_CHAINS,
-  type EvmChainConfig,
-  type EvmChainName,
-  type EvmFeeModel,
-  type EvmNetworkConfig,
+  evmChain,
+  evmChains,
   evmDefaultEndpoints,
   isEvmChainName,
 } from './chains.ts';

@@ -1,58 +1,34 @@
-import type { AddressKeys } from '../../custody/address-keys.ts';
 import { WrongPasswordError } from '../../custody/key-vault.ts';
-import { ApiError, invalidField } from '../../errors.ts';
-import type { AddressCustody } from '../../services/address-custody.ts';
-import type { KeyCodec } from '../family.ts';
+import { invalidField, WrongPasswordAnswer } from '../../errors.ts';
+import type { Caller, CustodyPort } from '../ports.ts';
 import type { ChainRegistry } from '../registry.ts';
-import type { ChainName, Network } from '../types.ts';
 import { exportKeystore, importKeystore } from './keystore.ts';
 
 export interface EvmKeystoresDeps {
   registry: ChainRegistry;
-  addressKeys: AddressKeys;
-  /** Exports go through the custody every chain has (its wrong-password answer, its throttling). */
-  custody: AddressCustody;
-  keys: KeyCodec;
+  /** Imports and exports go through the custody every chain has (its wrong-password answer, its throttling). */
+  custody: CustodyPort;
 }
 
 /**
- * The EVM routes' key imports and exports: a raw private key, or a keystore v3 file (scrypt or pbkdf2)
- * opened with its password, which then protects the stored key (the custody every chain has:
- * services/address-custody.ts).
+ * The EVM key imports and exports: a raw private key, or a keystore v3 file (scrypt or pbkdf2) opened with
+ * its password, which then protects the stored key in the custody every chain has.
  */
 export class EvmKeystores {
   constructor(private readonly deps: EvmKeystoresDeps) {}
 
-  private scope(userId: string, chain: ChainName, network: Network) {
-    return { userId, chain, network, codec: this.deps.keys };
-  }
-
   /** Refuses a chain or network this gateway does not serve, before any key is touched. */
-  private assertServed(chain: ChainName, network: Network) {
+  private assertServed({ chain, network }: Caller) {
     this.deps.registry.get(chain, network);
   }
 
-  async importPrivateKey(
-    userId: string,
-    chain: ChainName,
-    network: Network,
-    privateKey: string,
-    password?: string,
-  ) {
-    this.assertServed(chain, network);
-    const pair = await this.deps.addressKeys.import(this.scope(userId, chain, network), privateKey, password);
+  async importPrivateKey(caller: Caller, privateKey: string, password?: string) {
+    const pair = await this.deps.custody.import(caller, privateKey, password);
     return { address: pair.address, publicKey: pair.publicKey };
   }
 
-  async importKeystore(
-    userId: string,
-    chain: ChainName,
-    network: Network,
-    content: unknown,
-    filename: string,
-    password: string,
-  ) {
-    this.assertServed(chain, network);
+  async importKeystore(caller: Caller, content: unknown, filename: string, password: string) {
+    this.assertServed(caller);
     let parsed: unknown = content;
     if (typeof content === 'string') {
       try {
@@ -63,34 +39,22 @@ export class EvmKeystores {
     }
     let pair: Awaited<ReturnType<typeof importKeystore>>;
     try {
-      pair = await importKeystore(parsed, password, { owner: userId });
+      pair = await importKeystore(parsed, password, { owner: caller.userId });
     } catch (error) {
-      if (error instanceof WrongPasswordError) throw new ApiError(401, 'Wrong password provided');
+      if (error instanceof WrongPasswordError) throw new WrongPasswordAnswer();
       throw error;
     }
-    await this.deps.addressKeys.import(this.scope(userId, chain, network), pair.privateKey, password);
+    await this.deps.custody.import(caller, pair.privateKey, password);
     return { filename, content: parsed, address: pair.address };
   }
 
-  async exportKeystore(
-    userId: string,
-    chain: ChainName,
-    network: Network,
-    address: string,
-    password: string,
-  ) {
-    const key = await this.deps.custody.exportKey({ userId, chain, network }, address, password);
-    return exportKeystore(key, password, { caller: { owner: userId } });
+  async exportKeystore(caller: Caller, address: string, password: string) {
+    const key = await this.deps.custody.exportKey(caller, address, password);
+    return exportKeystore(key, password, { caller: { owner: caller.userId } });
   }
 
-  async exportPrivateKey(
-    userId: string,
-    chain: ChainName,
-    network: Network,
-    address: string,
-    password: string,
-  ) {
-    const key = await this.deps.custody.exportKey({ userId, chain, network }, address, password);
+  async exportPrivateKey(caller: Caller, address: string, password: string) {
+    const key = await this.deps.custody.exportKey(caller, address, password);
     return { private_key: `0x${key}` };
   }
 }

@@ -4,8 +4,9 @@
  * from a signed serialized one; the token's decimals come from the caller, which asks the node.
  */
 import { type Address, isHex } from 'viem';
-import { formatAmount } from '../amount.ts';
-import { type EvmChainName, evmTransferTypes } from './chains.ts';
+import { assetAmount } from '../amount.ts';
+import type { ChainName } from '../types.ts';
+import { evmTransferTypes } from './chains.ts';
 import { checksumAddress, isEvmAddress } from './keys.ts';
 import { decodeTransaction, recoverSender } from './transactions.ts';
 import { decodeTransferCall } from './transfer-calls.ts';
@@ -80,7 +81,7 @@ export async function signedTransactionFields(rawtx: string): Promise<Transactio
  * call that is not a token transfer is `other` and still reports the coin it carries.
  */
 export async function movedAsset(
-  chain: EvmChainName,
+  chain: ChainName,
   tx: TransactionFields,
   erc20Decimals: Erc20DecimalsOrNull,
 ): Promise<MovedAsset> {
@@ -130,7 +131,7 @@ function isPayment(input: string): boolean {
 /** The amount a lookup shows: every decimal of the asset, raw units when a token does not say. */
 export function lookupAmount(asset: MovedAsset): string {
   const decimals = asset.decimals ?? 0;
-  return formatAmount(asset.units, decimals, { fixed: decimals });
+  return assetAmount(asset.units, decimals);
 }
 
 /** The history's type: a coin transfer is `default`, a token the chain's name for it, another call `raw`. */

@@ -2,26 +2,31 @@ import type { Kysely } from 'kysely';
 import { nodeCallsKey, TroubleLog } from '../../health/trouble-log.ts';
 import type { Logger } from '../../logger.ts';
 import { NodeError } from '../node-client.ts';
+import { PeriodicPass } from '../periodic-pass.ts';
+import type { DroppedSendNotices, SendHistory } from '../ports.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { Network } from '../types.ts';
-import type { EvmAdapter } from './adapter.ts';
+import { EvmAdapter } from './adapter.ts';
 import { isEvmChainName } from './chains.ts';
+import { DroppedSends } from './dropped-sends.ts';
 import { NonceManager, type NonceManagerOptions } from './nonce-manager.ts';
 import type { NonceDialect } from './nonce-store.ts';
-import { SentOutcomes } from './sent-outcomes.ts';
 
 /**
  * Settles every address with unsettled nonces, at start and then periodically: sent transactions the
  * node lost are broadcast again, mined ones are forgotten, abandoned reservations are freed. Without it a
  * transaction dropped from a node's pool would hold up every later send from its address. The same pass
- * writes into the send history how mined transactions ended (sent-outcomes.ts): this is where the
- * gateway follows its sends until they are mined.
+ * writes into the send history how given-up ones ended (dropped-sends.ts); how mined ones ended is the
+ * shared send outcomes' work (services/send-outcomes.ts).
  */
 export class NonceReconciler {
   private readonly nonces: NonceManager;
-  private readonly outcomes: SentOutcomes;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly history: SendHistory | null;
+  private readonly dropped: DroppedSends | null;
+  private readonly passes = new PeriodicPass(
+    () => this.runOnce(),
+    (error) => this.warn(error, {}, 'nonce reconciler pass failed'),
+  );
   /** A node that is down is one warning for all its callers (trouble-log.ts), not one per pass. */
   private readonly trouble: TroubleLog;
 
@@ -31,41 +36,42 @@ export class NonceReconciler {
     dialect: NonceDialect,
     private readonly registry: ChainRegistry,
     private readonly logger: Logger,
-    options: NonceManagerOptions & { troubleLog?: TroubleLog } = {},
+    /**
+     * `history` is the send history: only a transaction whose intent it has is broadcast again, and a
+     * dropped one is failed there (without it, every stored transaction is broadcast again and a dropped
+     * one is only logged). `droppedNotices` tells the sender's subscriptions of a dropped send (a `dropped`
+     * notification); without it the send is only failed in the history.
+     */
+    options: NonceManagerOptions & {
+      troubleLog?: TroubleLog;
+      droppedNotices?: DroppedSendNotices;
+      history?: SendHistory;
+    } = {},
   ) {
     this.trouble = options.troubleLog ?? new TroubleLog();
     this.nonces = new NonceManager(db, dialect, options);
-    this.outcomes = new SentOutcomes(db, registry, logger, options.now ? { now: options.now } : {});
+    this.history = options.history ?? null;
+    this.dropped =
+      options.history === undefined
+        ? null
+        : new DroppedSends(options.history, options.droppedNotices ?? null, logger, options.now);
   }
 
   start(intervalMs = 30_000): void {
-    const tick = () => {
-      this.running ??= this.runOnce().finally(() => {
-        this.running = null;
-      });
-    };
-    tick();
-    this.timer = setInterval(tick, intervalMs);
-    this.timer.unref();
+    this.passes.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
-  /** Settles pending nonces, then records the outcome of mined sends; a failing node only skips its part. */
+  /** Settles pending nonces; a failing node only skips its part. */
   async runOnce(): Promise<void> {
     try {
       await this.reconcileNonces();
     } catch (error) {
       // The database is down or restarting: the next pass tries again. Thrown, it would end the process.
       this.warn(error, {}, 'nonces not reconciled');
-    }
-    try {
-      await this.outcomes.runOnce();
-    } catch (error) {
-      this.warn(error, {}, 'send outcomes not recorded');
     }
   }
 
@@ -79,10 +85,19 @@ export class NonceReconciler {
     for (const key of keys) {
       if (!isEvmChainName(key.chain) || this.registry.isDisabled(key.chain, key.network)) continue;
       try {
-        const adapter = this.registry.get<EvmAdapter>(key.chain, key.network);
-        const report = await this.nonces.reconcile(key, adapter);
+        const adapter = this.registry.adapterOf(key.chain, key.network, EvmAdapter);
+        const { history } = this;
+        const { dropped, ...report } = await this.nonces.reconcile(
+          key,
+          adapter,
+          history === null ? undefined : (hash) => history.has(hash),
+        );
         if (report.rebroadcast + report.released > 0)
           this.logger.info({ ...key, ...report }, 'nonces reconciled');
+        for (const send of dropped) {
+          if (this.dropped === null) this.logger.warn({ ...key, txid: send.txHash }, send.reason);
+          else await this.dropped.record(adapter, send);
+        }
       } catch (error) {
         this.warn(error, key, 'nonce reconcile failed');
       }

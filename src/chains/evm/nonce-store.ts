@@ -4,7 +4,8 @@
  * Postgres, so gateway instances sharing the database take turns; on SQLite the single connection
  * already runs one transaction at a time.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { type Hex, isHex } from 'viem';
 
 export type NonceDialect = 'sqlite' | 'postgres';
 
@@ -13,6 +14,8 @@ export interface EvmNoncesTable {
   network: string;
   address: string;
   next_nonce: number;
+  /** The highest count of mined nonces (eth_getTransactionCount latest) acted on: rows below are gone. */
+  mined_nonce: number;
   updated_at: string;
 }
 
@@ -30,11 +33,11 @@ export interface EvmPendingTable {
   updated_at: string;
 }
 
-/** The two tables, until src/store/schema.ts lists them. */
-export interface EvmNonceDatabase {
+/** The family's own two tables (migrations/), which its store code reads through `db.withTables`. */
+export type EvmNonceDatabase = {
   evm_nonces: EvmNoncesTable;
   evm_pending: EvmPendingTable;
-}
+};
 
 /** One sending address on one chain and network; the address is stored lower-case. */
 export interface NonceKey {
@@ -61,6 +64,35 @@ export interface NodeNonces {
 
 type Trx = Transaction<EvmNonceDatabase>;
 
+/** Keeps a query to the rows of one address: both tables are keyed by chain, network and address. */
+function ofAddress({ chain, network, address }: NonceKey) {
+  return (eb: ExpressionBuilder<EvmNonceDatabase, 'evm_nonces' | 'evm_pending'>) =>
+    eb.and([eb('chain', '=', chain), eb('network', '=', network), eb('address', '=', address)]);
+}
+
+/** The address's row, read under its lock. */
+interface Locked {
+  nextNonce: number;
+  minedNonce: number;
+}
+
+/**
+ * Judges a send against the signed transactions of its address still in flight (raw, lowest nonce
+ * first); throws to refuse it. Runs under the address's lock: it must not call a node.
+ */
+export type InFlightCheck = (inFlight: readonly Hex[]) => void;
+
+/**
+ * The node counts a send was judged with are older than what another send or pass already acted on:
+ * sends mined since were forgotten, and its balance may not show them spent. Read again and retry.
+ */
+export class StaleNodeReadError extends Error {
+  constructor() {
+    super('node read older than the nonces already settled');
+    this.name = 'StaleNodeReadError';
+  }
+}
+
 export class NonceStore {
   readonly #db: Kysely<EvmNonceDatabase>;
   readonly #dialect: NonceDialect;
@@ -77,7 +109,7 @@ export class NonceStore {
    * pending count). Rows the chain has settled (below the mined count) are forgotten on the way.
    */
   allocate(key: NonceKey, node: NodeNonces): Promise<number> {
-    return this.#locked(key, (trx, nextNonce, now) => this.#reserve(trx, key, node, nextNonce, now));
+    return this.#locked(key, (trx, row, now) => this.#reserve(trx, key, node, row, now));
   }
 
   /**
@@ -85,14 +117,28 @@ export class NonceStore {
    * `sent` with its raw transaction (which `reconcile` can broadcast again) or not there at all. A process
    * that dies in between leaves no reserved nonce behind, which would hold every later send from the
    * address in the node's queue. `sign` runs under the address's lock: it must not call a node.
+   *
+   * `check`, when given, first judges the send against the address's signed transactions not mined at
+   * `node.latest`, under the same lock, so concurrent sends (in this process or another instance) see
+   * each other; a refusal leaves nothing reserved.
+   *
+   * @throws what `check` throws; StaleNodeReadError when `node` predates sends already forgotten as mined
+   *   and there are sends in flight to count (read again).
    */
   allocateSigned<Signed extends { hash: string; raw: string }>(
     key: NonceKey,
     node: NodeNonces,
     sign: (nonce: number) => Promise<Signed>,
+    check?: InFlightCheck,
   ): Promise<Signed & { nonce: number }> {
-    return this.#locked(key, async (trx, nextNonce, now) => {
-      const nonce = await this.#reserve(trx, key, node, nextNonce, now);
+    return this.#locked(key, async (trx, row, now) => {
+      if (check !== undefined) {
+        const inFlight = await this.#signedFrom(trx, key, node.latest);
+        check(inFlight);
+        // Stale counts only matter for a send let through beside others: without any, the node judges it alone.
+        if (inFlight.length > 0 && node.latest < row.minedNonce) throw new StaleNodeReadError();
+      }
+      const nonce = await this.#reserve(trx, key, node, row, now);
       const signed = await sign(nonce);
       await this.#update(trx, key, nonce, {
         state: 'sent',
@@ -104,19 +150,27 @@ export class NonceStore {
     });
   }
 
-  async #reserve(trx: Trx, key: NonceKey, node: NodeNonces, nextNonce: number, now: string): Promise<number> {
-    await this.#deletePending(trx, key).where('nonce', '<', node.latest).execute();
+  /** The raw transactions of the address's sent rows from `fromNonce` up, lowest first. */
+  async #signedFrom(trx: Trx, key: NonceKey, fromNonce: number): Promise<Hex[]> {
+    const rows = await this.#pending(trx, key)
+      .select('raw_tx')
+      .where('state', '=', 'sent')
+      .where('nonce', '>=', fromNonce)
+      .where('raw_tx', 'is not', null)
+      .orderBy('nonce')
+      .execute();
+    return rows.flatMap((r) => (r.raw_tx !== null && isHex(r.raw_tx) ? [r.raw_tx] : []));
+  }
+
+  async #reserve(trx: Trx, key: NonceKey, node: NodeNonces, row: Locked, now: string): Promise<number> {
+    await this.#forgetMined(trx, key, node.latest, row);
     // A freed nonce below the node's pending count has been filled by a send elsewhere.
     await this.#deletePending(trx, key)
       .where('state', '=', 'free')
       .where('nonce', '<', node.pending)
       .execute();
-    const free = await trx
-      .selectFrom('evm_pending')
+    const free = await this.#pending(trx, key)
       .select('nonce')
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address)
       .where('state', '=', 'free')
       .orderBy('nonce')
       .limit(1)
@@ -125,7 +179,7 @@ export class NonceStore {
       await this.#update(trx, key, free.nonce, { state: 'reserved', created_at: now, updated_at: now });
       return Number(free.nonce);
     }
-    const nonce = Math.max(nextNonce, node.pending);
+    const nonce = Math.max(row.nextNonce, node.pending);
     await this.#setNext(trx, key, nonce + 1, now);
     await trx
       .insertInto('evm_pending')
@@ -153,14 +207,12 @@ export class NonceStore {
 
   /** Records the signed transaction before it is broadcast, so it can be sent again after a crash. */
   async markSent(key: NonceKey, nonce: number, txHash: string, rawTx: string | null): Promise<void> {
-    await this.#db
-      .updateTable('evm_pending')
-      .set({ state: 'sent', tx_hash: txHash, raw_tx: rawTx, updated_at: this.#now().toISOString() })
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address)
-      .where('nonce', '=', nonce)
-      .execute();
+    await this.#update(this.#db, key, nonce, {
+      state: 'sent',
+      tx_hash: txHash,
+      raw_tx: rawTx,
+      updated_at: this.#now().toISOString(),
+    });
   }
 
   /**
@@ -168,18 +220,14 @@ export class NonceStore {
    * (with any freed ones right below it), otherwise it is kept free for the next send to fill the gap.
    */
   release(key: NonceKey, nonce: number): Promise<void> {
-    return this.#locked(key, async (trx, nextNonce, now) => {
+    return this.#locked(key, async (trx, { nextNonce }, now) => {
       if (nonce !== nextNonce - 1) {
         await this.#update(trx, key, nonce, { state: 'free', tx_hash: null, raw_tx: null, updated_at: now });
         return;
       }
       await this.#deletePending(trx, key).where('nonce', '=', nonce).execute();
-      const freed = await trx
-        .selectFrom('evm_pending')
+      const freed = await this.#pending(trx, key)
         .select('nonce')
-        .where('chain', '=', key.chain)
-        .where('network', '=', key.network)
-        .where('address', '=', key.address)
         .where('state', '=', 'free')
         .orderBy('nonce', 'desc')
         .execute();
@@ -194,18 +242,26 @@ export class NonceStore {
     });
   }
 
+  /** Forgets every nonce below `latest`, the node's count of mined ones: the chain has settled them. */
+  settle(key: NonceKey, latest: number): Promise<void> {
+    return this.#locked(key, (trx, row) => this.#forgetMined(trx, key, latest, row));
+  }
+
+  /** Rows below the mined count go, and the count is kept: a send judged on older counts reads again. */
+  async #forgetMined(trx: Trx, key: NonceKey, latest: number, row: Locked): Promise<void> {
+    await this.#deletePending(trx, key).where('nonce', '<', latest).execute();
+    if (latest <= row.minedNonce) return;
+    await trx.updateTable('evm_nonces').set({ mined_nonce: latest }).where(ofAddress(key)).execute();
+  }
+
   /** Forgets a nonce the chain has used for another transaction (a send from elsewhere took it). */
   async forget(key: NonceKey, nonce: number): Promise<void> {
     await this.#deletePending(this.#db, key).where('nonce', '=', nonce).execute();
   }
 
   async list(key: NonceKey): Promise<PendingNonce[]> {
-    const rows = await this.#db
-      .selectFrom('evm_pending')
+    const rows = await this.#pending(this.#db, key)
       .select(['nonce', 'state', 'tx_hash', 'raw_tx', 'created_at'])
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address)
       .orderBy('nonce')
       .execute();
     return rows.map((r) => ({
@@ -222,31 +278,24 @@ export class NonceStore {
     const row = await this.#db
       .selectFrom('evm_nonces')
       .select('next_nonce')
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address)
+      .where(ofAddress(key))
       .executeTakeFirst();
     return row ? Number(row.next_nonce) : null;
   }
 
   /** Runs `work` holding the address's lock; creates the address's row on first use. */
-  #locked<T>(key: NonceKey, work: (trx: Trx, nextNonce: number, now: string) => Promise<T>): Promise<T> {
+  #locked<T>(key: NonceKey, work: (trx: Trx, row: Locked, now: string) => Promise<T>): Promise<T> {
     return this.#db.transaction().execute(async (trx) => {
       const now = this.#now().toISOString();
       await trx
         .insertInto('evm_nonces')
-        .values({ ...key, next_nonce: 0, updated_at: now })
+        .values({ ...key, next_nonce: 0, mined_nonce: 0, updated_at: now })
         .onConflict((oc) => oc.columns(['chain', 'network', 'address']).doNothing())
         .execute();
-      let query = trx
-        .selectFrom('evm_nonces')
-        .select('next_nonce')
-        .where('chain', '=', key.chain)
-        .where('network', '=', key.network)
-        .where('address', '=', key.address);
+      let query = trx.selectFrom('evm_nonces').select(['next_nonce', 'mined_nonce']).where(ofAddress(key));
       if (this.#dialect === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirstOrThrow();
-      return work(trx, Number(row.next_nonce), now);
+      return work(trx, { nextNonce: Number(row.next_nonce), minedNonce: Number(row.mined_nonce) }, now);
     });
   }
 
@@ -254,28 +303,30 @@ export class NonceStore {
     return trx
       .updateTable('evm_nonces')
       .set({ next_nonce: next, updated_at: now })
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address)
+      .where(ofAddress(key))
       .execute();
   }
 
-  #update(trx: Trx, key: NonceKey, nonce: number, values: Partial<EvmPendingTable>) {
-    return trx
+  #update(
+    db: Kysely<EvmNonceDatabase> | Trx,
+    key: NonceKey,
+    nonce: number,
+    values: Partial<EvmPendingTable>,
+  ) {
+    return db
       .updateTable('evm_pending')
       .set(values)
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address)
+      .where(ofAddress(key))
       .where('nonce', '=', nonce)
       .execute();
   }
 
+  /** The address's rows, to select from. */
+  #pending(db: Kysely<EvmNonceDatabase> | Trx, key: NonceKey) {
+    return db.selectFrom('evm_pending').where(ofAddress(key));
+  }
+
   #deletePending(db: Kysely<EvmNonceDatabase> | Trx, key: NonceKey) {
-    return db
-      .deleteFrom('evm_pending')
-      .where('chain', '=', key.chain)
-      .where('network', '=', key.network)
-      .where('address', '=', key.address);
+    return db.deleteFrom('evm_pending').where(ofAddress(key));
   }
 }

@@ -1,7 +1,7 @@
-import type { NetworkIdentity, NetworkProbe } from '../network-check.ts';
+import type { NetworkIdentity, NetworkProbe } from '../network-probe.ts';
 import type { NodeClient } from '../node-client.ts';
-import type { HeadProbe } from '../types.ts';
-import { EVM_CHAINS, type EvmChainName } from './chains.ts';
+import type { ChainName, HeadProbe } from '../types.ts';
+import { evmChain } from './chains.ts';
 import { quantity } from './fees.ts';
 import { EvmRpc } from './rpc.ts';
 
@@ -36,7 +36,6 @@ export async function identifyEvmChain(rpc: EvmRpc, expected: number): Promise<E
 }
 
 /** Which chain one EVM endpoint serves: its `eth_chainId` against the chain's id on that network. */
-export function evmNetworkProbe(chain: EvmChainName): NetworkProbe {
-  return (client, network) =>
-    identifyEvmChain(new EvmRpc(client), EVM_CHAINS[chain].networks[network].chainId);
+export function evmNetworkProbe(chain: ChainName): NetworkProbe {
+  return (client, network) => identifyEvmChain(new EvmRpc(client), evmChain(chain).networks[network].chainId);
 }

@@ -4,9 +4,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../errors.ts';
-import { formatAmount } from '../amount.ts';
+import { assetAmount, formatAmount } from '../amount.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import { type FamilyReads, familyRead } from '../family.ts';
-import type { ChainAdapter } from '../types.ts';
 import { EvmAdapter, type RpcObject } from './adapter.ts';
 import { checksumAddress } from './keys.ts';
 import {
@@ -131,8 +131,7 @@ export const evmReads: FamilyReads = {
   balance: familyRead(
     "Native balance, a decimal string in the coin's units",
     Type.String(),
-    async (adapter, address) =>
-      formatAmount(await evm(adapter).getBalance(address), WEI_DECIMALS, { fixed: WEI_DECIMALS }),
+    async (adapter, address) => assetAmount(await evm(adapter).getBalance(address), WEI_DECIMALS),
   ),
 };
 

@@ -2,9 +2,13 @@
 
 import { invalidField } from '../../errors.ts';
 import { parseAmount } from '../amount.ts';
+import { boundedAmountField } from '../amount-field.ts';
 import type { EvmTxOverrides } from './adapter.ts';
 import { evmAddressFieldMessage } from './keys.ts';
 import { GWEI_DECIMALS } from './units.ts';
+
+/** The largest uint256: amounts in base units and ERC-721 token ids are one. */
+const UINT256_MAX = 2n ** 256n - 1n;
 
 /** The optional fields every EVM send accepts; gas prices in gwei (as `gasprice` answers), gas in units. */
 export interface EvmSendOptions {
@@ -23,18 +27,24 @@ export function requiredAddress(field: string, address: unknown): string {
   return String(address);
 }
 
+/** An amount in base units (wei, token units) that fits a uint256, or a 422 on the amount field. */
 export function amountOf(raw: unknown, decimals: number): bigint {
-  try {
-    return parseAmount(raw, decimals);
-  } catch (error) {
-    throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
-  }
+  return boundedAmountField(
+    raw,
+    decimals,
+    UINT256_MAX,
+    (most) => `The amount field is too large: at most ${most} (2^256 - 1 base units).`,
+  );
 }
 
+/** An NFT's token id: a whole number a uint256 holds, or a 422 on the tokenId field. */
 export function tokenIdOf(raw: unknown): bigint {
   const text = String(raw ?? '').trim();
-  if (!/^\d{1,78}$/.test(text)) throw invalidField('tokenId', 'The tokenId field must be a whole number.');
-  return BigInt(text);
+  const id = /^\d{1,78}$/.test(text) ? BigInt(text) : null;
+  if (id === null || id > UINT256_MAX) {
+    throw invalidField('tokenId', 'The tokenId field must be a whole number below 2^256 (a uint256).');
+  }
+  return id;
 }
 
 /** A send's overrides, the caller's nonce as given. */

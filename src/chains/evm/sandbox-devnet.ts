@@ -1,17 +1,9 @@
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
 import { ApiError, invalidField } from '../../errors.ts';
-import {
-  assertFaucetCanGive,
-  type Faucet,
-  type FaucetRequest,
-  type FaucetResult,
-  faucetUnits,
-  MAX_MINT_TOKENS,
-} from '../../services/faucets.ts';
-import { formatAmount } from '../amount.ts';
+import { type Faucet, type FaucetRequest, type FaucetResult, mintable, payOut } from '../faucets.ts';
 import type { DevnetSettings, DevnetStarter, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
-import type { Network } from '../types.ts';
-import { EVM_CHAIN_NAMES, EVM_CHAINS, type EvmChainName } from './chains.ts';
+import type { ChainName, Network } from '../types.ts';
+import { evmChains } from './chains.ts';
 import { checksumAddress, isEvmAddress } from './keys.ts';
 
 /** The devnet's USDT has 6 decimals, like mainnet USDT. */
@@ -30,29 +22,29 @@ class EvmDevnetFaucet implements Faucet {
     if (!isEvmAddress(request.address))
       throw invalidField('address', 'The address field must be an address.');
     const address = checksumAddress(request.address);
-    const amount = (decimals: number) => faucetUnits(request, decimals);
     const contract = request.contractaddress?.toLowerCase();
     const { erc20, erc721 } = this.devnet.tokens;
     if (contract === undefined || contract === '') {
-      const wei = amount(18);
-      const balance = BigInt(
-        await this.devnet.rpc<string>('eth_getBalance', [this.devnet.faucetAccount.address, 'latest']),
-      );
-      assertFaucetCanGive(wei, balance - GAS_RESERVE_WEI, 18, this.symbol);
-      const txid = await this.devnet.faucetNative(address, wei);
-      return { address, amount: formatAmount(wei, 18), symbol: this.symbol, contractaddress: null, txid };
+      return payOut(request, address, {
+        decimals: 18,
+        symbol: this.symbol,
+        contractaddress: null,
+        most: async () => {
+          const { faucetAccount } = this.devnet;
+          const balance = await this.devnet.rpc<string>('eth_getBalance', [faucetAccount.address, 'latest']);
+          return BigInt(balance) - GAS_RESERVE_WEI;
+        },
+        send: (wei) => this.devnet.faucetNative(address, wei),
+      });
     }
     if (contract === erc20.USDT.toLowerCase()) {
-      const units = amount(USDT_DECIMALS);
-      assertFaucetCanGive(units, MAX_MINT_TOKENS * 10n ** BigInt(USDT_DECIMALS), USDT_DECIMALS, 'USDT');
-      const txid = await this.devnet.faucetErc20(erc20.USDT, address, units);
-      return {
-        address,
-        amount: formatAmount(units, USDT_DECIMALS),
+      return payOut(request, address, {
+        decimals: USDT_DECIMALS,
         symbol: 'USDT',
         contractaddress: erc20.USDT,
-        txid,
-      };
+        most: mintable(USDT_DECIMALS),
+        send: (units) => this.devnet.faucetErc20(erc20.USDT, address, units),
+      });
     }
     if (contract === erc721.NFT.toLowerCase()) {
       const tokenId = await this.devnet.faucetErc721(erc721.NFT, address);
@@ -69,7 +61,7 @@ class EvmDevnetFaucet implements Faucet {
  * transaction is mined at once, and blocks come every few seconds besides, as on a real chain, so that
  * confirmations count up. The chain is kept in `dir`.
  */
-export function evmSandboxDevnet(chain: EvmChainName, symbol: string): DevnetStarter {
+export function evmSandboxDevnet(chain: ChainName, symbol: string): DevnetStarter {
   return async (network: Network, dir: string, settings: DevnetSettings): Promise<RunningDevnet> => {
     const devnet = await startEvmDevnet({
       chain,
@@ -92,7 +84,12 @@ export function evmSandboxDevnet(chain: EvmChainName, symbol: string): DevnetSta
   };
 }
 
-/** The devnets the sandbox runs for every EVM chain, each with its native coin. */
-export const evmSandboxDevnets: DevnetStarters = Object.fromEntries(
-  EVM_CHAIN_NAMES.map((chain) => [chain, evmSandboxDevnet(chain, EVM_CHAINS[chain].nativeSymbol)]),
-);
+/** The devnets the sandbox runs for every EVM chain served (an operator's too), each with its native coin. */
+export function evmSandboxDevnets(): DevnetStarters {
+  return Object.fromEntries(
+    [...evmChains().values()].map(({ chain, nativeSymbol }) => [
+      chain,
+      evmSandboxDevnet(chain, nativeSymbol),
+    ]),
+  );
+}

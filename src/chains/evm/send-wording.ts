@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors.ts';
+import { ApiError, WrongPasswordAnswer } from '../../errors.ts';
 import type { SendWording } from '../family.ts';
 import { checksumAddress } from './keys.ts';
 
@@ -6,6 +6,7 @@ import { checksumAddress } from './keys.ts';
 export const evmSendWording: SendWording = {
   keyRefused: (_signer, from) =>
     new ApiError(422, `The private key does not belong to ${checksumAddress(from)}`),
+  wrongPassword: () => new WrongPasswordAnswer(),
   sentResponse: (txid) => ({ txid }),
   failureRow: (error) => ({ txid: null, response: { error: error.message }, httpStatus: error.status }),
   answer: (error) => error,

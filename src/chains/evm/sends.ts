@@ -4,15 +4,17 @@
  * and the broadcasts of transactions signed elsewhere.
  */
 import type { Kysely } from 'kysely';
+import { type Hex, isHex } from 'viem';
 import type { Database } from '../../store/schema.ts';
 import type { Dialect } from '../../store/store.ts';
-import { historyAmount } from '../amount.ts';
-import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../family.ts';
+import { assetAmount } from '../amount.ts';
 import type { ChainRegistry } from '../registry.ts';
+import type { BuiltSend, PreparedSend, SendIntent, SendRecord, SignedBroadcast } from '../send-contract.ts';
 import type { ChainName, Network } from '../types.ts';
-import type { EvmAdapter } from './adapter.ts';
+import { EvmAdapter } from './adapter.ts';
 import { evmTransferTypes } from './chains.ts';
 import { tokenDecimals } from './contract-read.ts';
+import { refuseUnaffordable, spendOf, spendOfSigned } from './funds-in-flight.ts';
 import { checksumAddress } from './keys.ts';
 import {
   erc20DecimalsOrNull,
@@ -21,7 +23,7 @@ import {
   movedAsset,
   signedTransactionFields,
 } from './moved-asset.ts';
-import { NonceManager } from './nonce-manager.ts';
+import { type FundsCheck, NonceManager } from './nonce-manager.ts';
 import {
   amountOf,
   type EvmSendOptions,
@@ -30,7 +32,12 @@ import {
   requiredAddress,
   tokenIdOf,
 } from './request-fields.ts';
-import { clientTransaction, type UnsignedEvmTransaction, withTransactionNonce } from './transactions.ts';
+import {
+  clientTransaction,
+  transactionHash,
+  type UnsignedEvmTransaction,
+  withTransactionNonce,
+} from './transactions.ts';
 import { WEI_DECIMALS } from './units.ts';
 
 type SendFields = EvmSendOptions & { from: string; to: string };
@@ -50,13 +57,13 @@ export class EvmSends {
   }
 
   private adapter(chain: ChainName, network: Network): EvmAdapter {
-    return this.deps.registry.get<EvmAdapter>(chain, network);
+    return this.deps.registry.adapterOf(chain, network, EvmAdapter);
   }
 
   native(chain: ChainName, network: Network, body: SendFields & { amount: unknown }): PreparedSend {
     const wei = amountOf(body.amount, WEI_DECIMALS);
     return this.prepare(chain, network, body, { type: HISTORY_NATIVE_TYPE }, async (adapter, overrides) => ({
-      amount: historyAmount(wei, WEI_DECIMALS),
+      amount: assetAmount(wei, WEI_DECIMALS),
       tx: await adapter.buildTransfer(body.from, body.to, wei, overrides),
     }));
   }
@@ -67,15 +74,12 @@ export class EvmSends {
     body: SendFields & { amount: unknown; contractaddress: string },
   ): PreparedSend {
     const contract = requiredAddress('contractaddress', body.contractaddress);
-    const kind = {
-      type: evmTransferTypes(this.adapter(chain, network).chain).fungible,
-      contractaddress: checksumAddress(contract),
-    };
+    const kind = this.contractKind(chain, network, 'fungible', contract);
     return this.prepare(chain, network, body, kind, async (adapter, overrides) => {
       const decimals = await tokenDecimals(adapter, contract);
       const units = amountOf(body.amount, decimals);
       return {
-        amount: historyAmount(units, decimals),
+        amount: assetAmount(units, decimals),
         tx: await adapter.buildErc20Transfer(body.from, body.to, contract, units, overrides),
       };
     });
@@ -88,13 +92,9 @@ export class EvmSends {
   ): PreparedSend {
     const contract = requiredAddress('contractaddress', body.contractaddress);
     const tokenId = tokenIdOf(body.tokenId);
-    const kind = {
-      type: evmTransferTypes(this.adapter(chain, network).chain).nft,
-      contractaddress: checksumAddress(contract),
-      tokenid: tokenId.toString(),
-    };
+    const kind = { ...this.contractKind(chain, network, 'nft', contract), tokenid: tokenId.toString() };
     return this.prepare(chain, network, body, kind, async (adapter, overrides) => ({
-      amount: historyAmount(1n, 0),
+      amount: assetAmount(1n, 0),
       tx: await adapter.buildErc721Transfer(body.from, body.to, contract, tokenId, overrides),
     }));
   }
@@ -146,7 +146,11 @@ export class EvmSends {
     return {
       txid: null,
       record: () => broadcastRecord(adapter, rawtx),
-      broadcast: () => adapter.broadcast(rawtx),
+      broadcast: async (intent) => {
+        // What is not hex has no hash; the adapter refuses it before any node sees it.
+        if (isBroadcastable(rawtx)) await intent(transactionHash(rawtx));
+        return adapter.broadcast(rawtx);
+      },
     };
   }
 
@@ -155,6 +159,14 @@ export class EvmSends {
    * contract) and builds the transaction, which refuses a token transfer that cannot work; `send` signs
    * with the caller's nonce or the next one the nonce manager gives `from` under the database lock.
    */
+  /** How the history names a send of a contract's token: the chain's word for the standard, and the contract. */
+  private contractKind(chain: ChainName, network: Network, standard: 'fungible' | 'nft', contract: string) {
+    return {
+      type: evmTransferTypes(this.adapter(chain, network).chain)[standard],
+      contractaddress: checksumAddress(contract),
+    };
+  }
+
   private prepare(
     chain: ChainName,
     network: Network,
@@ -185,8 +197,13 @@ export class EvmSends {
         record.amount = built.amount;
         return {
           txid: null,
-          send: async (key) => {
-            const txid = await this.signAndBroadcast(chain, network, adapter, built.tx, key, overrides.nonce);
+          send: async (key, intent) => {
+            const txid = await this.signAndBroadcast(
+              { chain, network, adapter, intent },
+              built.tx,
+              key,
+              overrides.nonce,
+            );
             return { txid, data: { txid } };
           },
         };
@@ -194,23 +211,49 @@ export class EvmSends {
     };
   }
 
-  /** With a caller's nonce as is; otherwise with the next nonce from the nonce manager. */
+  /**
+   * With a caller's nonce as is; otherwise with the next nonce from the nonce manager, once the sender is
+   * seen to hold enough for this send and its sends still in flight.
+   */
   private async signAndBroadcast(
-    chain: ChainName,
-    network: Network,
-    adapter: EvmAdapter,
+    {
+      chain,
+      network,
+      adapter,
+      intent,
+    }: { chain: ChainName; network: Network; adapter: EvmAdapter; intent: SendIntent },
     tx: UnsignedEvmTransaction,
     key: string,
     nonce: bigint | undefined,
   ): Promise<string> {
-    if (nonce !== undefined) return adapter.broadcast((await adapter.sign(tx, key)).raw);
+    if (nonce !== undefined) {
+      const signed = await adapter.sign(tx, key);
+      await intent(signed.hash);
+      return adapter.broadcast(signed.raw);
+    }
     const sent = await this.nonces.send(
       { chain, network, address: tx.from },
       adapter,
       async (n) => (await adapter.sign(withTransactionNonce(tx, n), key)).raw,
+      fundsCheck(adapter, tx),
+      intent,
     );
     return sent.hash;
   }
+}
+
+/** The sender's coin (and the send's token) against what `tx` and the sends in flight can take. */
+function fundsCheck(adapter: EvmAdapter, tx: UnsignedEvmTransaction): FundsCheck {
+  const spend = spendOf(tx);
+  return async () => {
+    const [coin, token] = await Promise.all([
+      adapter.getBalance(tx.from),
+      spend.token === null
+        ? null
+        : adapter.getErc20Balance(tx.from, spend.token.contract).then((held) => held.balance),
+    ]);
+    return (inFlight) => refuseUnaffordable({ coin, token }, spend, inFlight.map(spendOfSigned));
+  };
 }
 
 /**
@@ -227,8 +270,13 @@ async function broadcastRecord(adapter: EvmAdapter, rawtx: string): Promise<Send
     type: historyType(transfer),
     from: transfer.from,
     to: transfer.to,
-    amount: transfer.decimals === null ? null : historyAmount(transfer.units, transfer.decimals),
+    amount: transfer.decimals === null ? null : assetAmount(transfer.units, transfer.decimals),
     contractaddress: transfer.contract,
     tokenid: transfer.tokenId?.toString() ?? null,
   };
+}
+
+/** Hex the adapter would hand to the node, so a transaction hash can be read from it. */
+function isBroadcastable(raw: string): raw is Hex {
+  return isHex(raw) && raw.length >= 4 && raw.length % 2 === 0;
 }

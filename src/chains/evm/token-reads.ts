@@ -1,7 +1,7 @@
-import { formatAmount } from '../amount.ts';
+import { assetAmount, formatAmount } from '../amount.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { ChainName, Network } from '../types.ts';
-import type { EvmAdapter } from './adapter.ts';
+import { EvmAdapter } from './adapter.ts';
 import { contractRead } from './contract-read.ts';
 import { tokenIdOf } from './request-fields.ts';
 import { GWEI_DECIMALS } from './units.ts';
@@ -18,14 +18,14 @@ export class EvmTokenReads {
   constructor(private readonly deps: EvmTokenReadsDeps) {}
 
   private adapter(chain: ChainName, network: Network): EvmAdapter {
-    return this.deps.registry.get<EvmAdapter>(chain, network);
+    return this.deps.registry.adapterOf(chain, network, EvmAdapter);
   }
 
   async tokenBalance(chain: ChainName, network: Network, address: string, contract: string) {
     const { balance, decimals } = await contractRead(() =>
       this.adapter(chain, network).getErc20Balance(address, contract),
     );
-    return formatAmount(balance, decimals, { fixed: decimals });
+    return assetAmount(balance, decimals);
   }
 
   async tokenInfo(chain: ChainName, network: Network, contract: string) {

@@ -12,10 +12,12 @@ import {
   type Signature,
 } from '@solana/kit';
 import type { NodeEndpointConfig } from '../../config.ts';
+import { type AdapterConnection, adapterNodeClient, connectionOf } from '../adapter-connection.ts';
+import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import type { BlockFollower, HeightReading } from '../follower.ts';
-import { NodeClient } from '../node-client.ts';
-import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { ChainAdapter, Network } from '../types.ts';
+import type { NodeClient } from '../node-client.ts';
+import type { Network } from '../types.ts';
 import { solanaBlockOf } from './block-transfers.ts';
 import { fromBase64 } from './codec.ts';
 import { SolanaSendRefused } from './errors.ts';
@@ -48,12 +50,7 @@ export interface SolanaAccount {
   executable: boolean;
 }
 
-export interface SolanaAdapterOptions {
-  network: Network;
-  endpoints: NodeEndpointConfig[];
-  timeoutMs?: number;
-  retries?: number;
-  onAttemptFailed?: (endpoint: string) => void;
+export interface SolanaAdapterOptions extends AdapterConnection {
   /** The node's PubSub WebSocket endpoint: the watcher hears of new slots by `slotSubscribe`. */
   wsUrl?: string;
 }
@@ -69,14 +66,7 @@ export class SolanaAdapter implements ChainAdapter {
 
   constructor(options: SolanaAdapterOptions) {
     this.network = options.network;
-    this.#client = new NodeClient({
-      chain: 'solana',
-      network: options.network,
-      endpoints: options.endpoints,
-      timeoutMs: options.timeoutMs,
-      retries: options.retries,
-      onAttemptFailed: options.onAttemptFailed,
-    });
+    this.#client = adapterNodeClient('solana', options);
     this.rpc = new SolanaRpc(this.#client);
     this.follower = {
       finality: SOLANA_FINALITY[options.network],
@@ -95,15 +85,15 @@ export class SolanaAdapter implements ChainAdapter {
     return this.rpc.kit.getSlot({ commitment: COMMITMENT }).send();
   }
 
-  async getBalance(owner: string): Promise<bigint> {
-    const { value } = await this.rpc.kit.getBalance(address(owner), { commitment: COMMITMENT }).send();
+  async getBalance(owner: string, commitment: Commitment = COMMITMENT): Promise<bigint> {
+    const { value } = await this.rpc.kit.getBalance(address(owner), { commitment }).send();
     return value;
   }
 
   /** An account's lamports, owner program and data; null when it does not exist. */
-  async getAccount(account: string): Promise<SolanaAccount | null> {
+  async getAccount(account: string, commitment: Commitment = COMMITMENT): Promise<SolanaAccount | null> {
     const { value } = await this.rpc.kit
-      .getAccountInfo(address(account), { commitment: COMMITMENT, encoding: 'base64' })
+      .getAccountInfo(address(account), { commitment, encoding: 'base64' })
       .send();
     if (value === null) return null;
     return {
@@ -173,6 +163,17 @@ export class SolanaAdapter implements ChainAdapter {
     return value[0] ?? null;
   }
 
+  /** How far each of these transactions got (failed ones included); null for one in no block yet. */
+  async confirmations(signatures: string[]): Promise<(Commitment | null)[]> {
+    const { value } = await this.rpc.kit.getSignatureStatuses(signatures.map(signatureOf)).send();
+    return signatures.map((_, i) => value[i]?.confirmationStatus ?? null);
+  }
+
+  /** The height of the newest `confirmed` block, which blockhash lifetimes count in. */
+  blockHeight(): Promise<bigint> {
+    return this.rpc.kit.getBlockHeight({ commitment: COMMITMENT }).send();
+  }
+
   /**
    * A block with its transactions' signatures (`signatures`), or with the transactions whole in json
    * (`full`, what the watcher decodes); `skipped` for a slot that holds none, null for one the node does
@@ -225,11 +226,4 @@ function signatureOf(text: string): Signature {
 }
 
 export const solanaAdapterFactory: AdapterFactory = (context: AdapterContext) =>
-  new SolanaAdapter({
-    network: context.network,
-    endpoints: context.endpoints,
-    timeoutMs: context.timeoutMs,
-    retries: context.retries,
-    onAttemptFailed: context.onAttemptFailed,
-    wsUrl: context.wsUrl,
-  });
+  new SolanaAdapter({ ...connectionOf(context), wsUrl: context.wsUrl });

@@ -1,4 +1,4 @@
-import type { NetworkProbe } from '../network-check.ts';
+import type { NetworkProbe } from '../network-probe.ts';
 import type { NodeClient } from '../node-client.ts';
 import type { HeadProbe, Network } from '../types.ts';
 import { SolanaRpc } from './rpc.ts';

@@ -4,13 +4,13 @@
  */
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../errors.ts';
-import { formatAmount } from '../amount.ts';
+import { passedOnNodeJson } from '../../json/node-json.ts';
+import { assetAmount, formatAmount } from '../amount.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import { type FamilyReads, familyRead } from '../family.ts';
-import type { ChainAdapter } from '../types.ts';
 import { LAMPORTS_DECIMALS, SolanaAdapter } from './adapter.ts';
 import { transactionTransfers } from './block-transfers.ts';
-import { exactJson } from './exact-json.ts';
-import { signatureField } from './request-fields.ts';
+import { signatureField, slotField } from './request-fields.ts';
 
 const NodeJson = Type.Object({}, { additionalProperties: true });
 
@@ -34,7 +34,7 @@ const Outcome = Type.Object({
 });
 
 export const solanaReads: FamilyReads = {
-  blockId: Type.String({ pattern: '^[0-9]{1,20}$', description: 'Slot' }),
+  blockId: Type.String({ pattern: '^[0-9]{1,20}$', description: 'Slot, below 2^64 (a u64)' }),
   txid: Type.String({
     pattern: '^[1-9A-HJ-NP-Za-km-z]{64,88}$',
     description: 'Transaction signature (base58)',
@@ -51,17 +51,22 @@ export const solanaReads: FamilyReads = {
     "A slot's block with its transactions' signatures, as the node returns it",
     NodeJson,
     async (adapter, id) => {
-      const block = await solana(adapter).getBlock(BigInt(id));
-      if (block === 'skipped') throw new ApiError(404, `Slot ${id} was skipped: it holds no block`);
+      const slot = slotField('block', id);
+      // A u64 slot past 2^53 is centuries of 400 ms slots away: no chain has it, and JSON-RPC numbers
+      // cannot carry it exactly.
+      if (slot > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError(404, 'Block not found');
+      const block = await solana(adapter).getBlock(slot);
+      if (block === 'skipped') throw new ApiError(404, `Slot ${slot} was skipped: it holds no block`);
       if (block === null) throw new ApiError(404, 'Block not found');
-      return objectOf(exactJson(block));
+      return objectOf(passedOnNodeJson(block));
     },
   ),
 
   transaction: familyRead(
     'A transaction as the node returns it (json encoding, v0 included)',
     NodeJson,
-    async (adapter, signature) => objectOf(exactJson(await nodeTransaction(solana(adapter), signature))),
+    async (adapter, signature) =>
+      objectOf(passedOnNodeJson(await nodeTransaction(solana(adapter), signature))),
   ),
 
   decodedTransaction: familyRead(
@@ -76,7 +81,7 @@ export const solanaReads: FamilyReads = {
         from: t.from,
         to: t.to,
         mint: t.contractAddress,
-        amount: formatAmount(t.amountRaw, t.decimals),
+        amount: assetAmount(t.amountRaw, t.decimals),
         amount_raw: t.amountRaw.toString(),
         decimals: t.decimals,
       }));
@@ -96,7 +101,7 @@ export const solanaReads: FamilyReads = {
     async (adapter, signature) => {
       const node = solana(adapter);
       const tx = await nodeTransaction(node, signature);
-      return { outcome: await outcome(node, signature), meta: objectOf(exactJson(tx['meta'] ?? {})) };
+      return { outcome: await outcome(node, signature), meta: objectOf(passedOnNodeJson(tx['meta'] ?? {})) };
     },
   ),
 
@@ -105,7 +110,7 @@ export const solanaReads: FamilyReads = {
     Type.Object({ address: Type.String(), balance: Type.String(), lamports: Type.String() }),
     async (adapter, address) => {
       const lamports = await solana(adapter).getBalance(address);
-      return { address, balance: formatAmount(lamports, LAMPORTS_DECIMALS), lamports: lamports.toString() };
+      return { address, balance: assetAmount(lamports, LAMPORTS_DECIMALS), lamports: lamports.toString() };
     },
   ),
 };
@@ -140,7 +145,7 @@ async function outcome(adapter: SolanaAdapter, signature: string) {
         ? null
         : typeof status.err === 'string'
           ? status.err
-          : objectOf(exactJson(status.err)),
+          : objectOf(passedOnNodeJson(status.err)),
     fee: feeLamports === null ? null : formatAmount(feeLamports, LAMPORTS_DECIMALS),
   };
 }

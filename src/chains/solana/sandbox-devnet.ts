@@ -1,15 +1,7 @@
 import path from 'node:path';
 import { MAINNET_GENESIS_HASH, type SolanaDevnet, startSolanaDevnet } from '../../../devnets/solana/index.ts';
 import { ApiError, invalidField } from '../../errors.ts';
-import {
-  assertFaucetCanGive,
-  type Faucet,
-  type FaucetRequest,
-  type FaucetResult,
-  faucetUnits,
-  MAX_MINT_TOKENS,
-} from '../../services/faucets.ts';
-import { formatAmount } from '../amount.ts';
+import { type Faucet, type FaucetRequest, type FaucetResult, mintable, payOut } from '../faucets.ts';
 import type { DevnetSettings, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
 import type { Network } from '../types.ts';
 import { LAMPORTS_DECIMALS } from './adapter.ts';
@@ -31,11 +23,13 @@ class SolanaDevnetFaucet implements Faucet {
     }
     const contract = request.contractaddress;
     if (contract === undefined || contract === '') {
-      const lamports = faucetUnits(request, LAMPORTS_DECIMALS);
-      assertFaucetCanGive(lamports, MAX_FAUCET_LAMPORTS, LAMPORTS_DECIMALS, 'SOL');
-      const txid = await this.devnet.airdrop(request.address, lamports);
-      const amount = formatAmount(lamports, LAMPORTS_DECIMALS);
-      return { address: request.address, amount, symbol: 'SOL', contractaddress: null, txid };
+      return payOut(request, request.address, {
+        decimals: LAMPORTS_DECIMALS,
+        symbol: 'SOL',
+        contractaddress: null,
+        most: () => MAX_FAUCET_LAMPORTS,
+        send: (lamports) => this.devnet.airdrop(request.address, lamports),
+      });
     }
     const token = Object.entries(this.devnet.tokens.spl).find(([, mint]) => mint === contract);
     if (token === undefined) {
@@ -43,16 +37,13 @@ class SolanaDevnetFaucet implements Faucet {
         { field: 'contractaddress', message: 'Not a demo token of this devnet.' },
       ]);
     }
-    const units = faucetUnits(request, DEMO_DECIMALS);
-    assertFaucetCanGive(units, MAX_MINT_TOKENS * 10n ** BigInt(DEMO_DECIMALS), DEMO_DECIMALS, token[0]);
-    const txid = await this.devnet.faucetSpl(contract, request.address, units);
-    return {
-      address: request.address,
-      amount: formatAmount(units, DEMO_DECIMALS),
+    return payOut(request, request.address, {
+      decimals: DEMO_DECIMALS,
       symbol: token[0],
       contractaddress: contract,
-      txid,
-    };
+      most: mintable(DEMO_DECIMALS),
+      send: (units) => this.devnet.faucetSpl(contract, request.address, units),
+    });
   }
 }
 

@@ -12,6 +12,7 @@ import {
   createNoopSigner,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
   type Instruction,
   pipe,
   setTransactionMessageFeePayer,
@@ -26,11 +27,12 @@ import {
   getTransferCheckedInstruction,
 } from '@solana-program/token';
 import { ApiError, invalidField } from '../../errors.ts';
-import { formatAmount, historyAmount } from '../amount.ts';
-import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../family.ts';
+import { assetAmount, formatAmount } from '../amount.ts';
 import type { ChainRegistry } from '../registry.ts';
+import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../send-contract.ts';
 import type { Network } from '../types.ts';
-import { LAMPORTS_DECIMALS, type SolanaAdapter } from './adapter.ts';
+import { LAMPORTS_DECIMALS, SolanaAdapter } from './adapter.ts';
+import { distinctMemo } from './distinct-memo.ts';
 import {
   computeBudgetInstructions,
   type PriorityFee,
@@ -38,7 +40,8 @@ import {
   transactionFee,
   unitLimit,
 } from './fees.ts';
-import { addressField, amountOf } from './request-fields.ts';
+import { addressField, amountOf, solReceiverField } from './request-fields.ts';
+import { SendsInFlight, type Spend } from './sends-in-flight.ts';
 import { readSignedTransaction } from './signed-transaction.ts';
 import {
   decodeTokenAccount,
@@ -56,13 +59,18 @@ export interface SolanaSendFields {
 
 export type SplSendFields = SolanaSendFields & { contractaddress: string };
 
-/** What a transfer is, once checked: its instructions, fee and the history's words for it. */
-interface TransferPlan {
+/** A transfer's instructions with the fee they cost. */
+interface PricedInstructions {
   from: string;
   instructions: Instruction[];
   priority: PriorityFee | null;
   fee: bigint;
   record: SendRecord;
+}
+
+/** What a transfer is, once checked: its instructions, fee, what it takes and the history's words for it. */
+interface TransferPlan extends PricedInstructions {
+  spend: Spend;
 }
 
 /** The answer of a build: the transaction to sign, and what it will cost. */
@@ -77,14 +85,18 @@ export interface SolanaBuild {
 const sol = (lamports: bigint) => formatAmount(lamports, LAMPORTS_DECIMALS);
 
 export class SolanaSends {
+  readonly #inFlight = new SendsInFlight();
+
   constructor(private readonly registry: ChainRegistry) {}
 
   sol(network: Network, body: SolanaSendFields): PreparedSend {
     const lamports = amountOf(body.amount, LAMPORTS_DECIMALS);
     const from = addressField('from', body.from);
-    const to = addressField('to', body.to);
-    const record: SendRecord = { type: 'SOL', from, to, amount: historyAmount(lamports, LAMPORTS_DECIMALS) };
-    return this.prepared(network, from, record, (adapter) => solPlan(adapter, from, to, lamports));
+    const to = solReceiverField(body.to);
+    const record: SendRecord = { type: 'SOL', from, to, amount: assetAmount(lamports, LAMPORTS_DECIMALS) };
+    return this.prepared(network, from, record, (adapter, tail) =>
+      solPlan(adapter, from, to, lamports, tail),
+    );
   }
 
   spl(network: Network, body: SplSendFields): PreparedSend {
@@ -92,23 +104,36 @@ export class SolanaSends {
     const to = addressField('to', body.to);
     const mint = addressField('contractaddress', body.contractaddress);
     const record: SendRecord = { type: 'SPL', from, to, amount: null, contractaddress: mint };
-    return this.prepared(network, from, record, (adapter) => splPlan(adapter, from, to, mint, body.amount));
+    return this.prepared(network, from, record, (adapter, tail) =>
+      splPlan(adapter, from, to, mint, body.amount, tail),
+    );
   }
 
-  /** An unsigned transaction to sign elsewhere; nothing is sent or stored. */
+  /**
+   * An unsigned transaction to sign elsewhere; nothing is sent or stored. It has no memo: whoever signs
+   * it decides what it carries.
+   */
   async build(network: Network, body: SolanaSendFields & { contractaddress?: string }): Promise<SolanaBuild> {
     const adapter = this.adapter(network);
     const from = addressField('from', body.from);
-    const to = addressField('to', body.to);
+    const mint =
+      body.contractaddress === undefined || body.contractaddress === '' ? null : body.contractaddress;
     const plan =
-      body.contractaddress === undefined || body.contractaddress === ''
-        ? await solPlan(adapter, from, to, amountOf(body.amount, LAMPORTS_DECIMALS))
+      mint === null
+        ? await solPlan(
+            adapter,
+            from,
+            solReceiverField(body.to),
+            amountOf(body.amount, LAMPORTS_DECIMALS),
+            [],
+          )
         : await splPlan(
             adapter,
             from,
-            to,
-            addressField('contractaddress', body.contractaddress),
+            addressField('to', body.to),
+            addressField('contractaddress', mint),
             body.amount,
+            [],
           );
     const { transaction, lifetime } = await compiled(adapter, plan);
     return {
@@ -141,34 +166,47 @@ export class SolanaSends {
         const held = account === null ? null : decodeTokenAccount(account.owner, account.data);
         return held === null ? signed.record : { ...signed.record, to: held.owner };
       },
-      broadcast: () => adapter.sendTransaction(signed.wire),
+      broadcast: async (intent) => {
+        await intent(signed.signature);
+        return adapter.sendTransaction(signed.wire);
+      },
     };
   }
 
   private adapter(network: Network): SolanaAdapter {
-    return this.registry.get<SolanaAdapter>('solana', network);
+    return this.registry.adapterOf('solana', network, SolanaAdapter);
   }
 
   private prepared(
     network: Network,
     from: string,
     record: SendRecord,
-    plan: (adapter: SolanaAdapter) => Promise<TransferPlan>,
+    plan: (adapter: SolanaAdapter, tail: Instruction[]) => Promise<TransferPlan>,
   ): PreparedSend {
     const adapter = this.adapter(network);
     return {
       from,
       record,
       build: async (): Promise<BuiltSend> => {
-        const checked = await plan(adapter);
+        // The memo keeps two equal sends two transactions (distinct-memo.ts).
+        const checked = await plan(adapter, [distinctMemo()]);
         Object.assign(record, { amount: checked.record.amount });
-        const { transaction } = await compiled(adapter, checked);
+        const { transaction, lifetime } = await compiled(adapter, checked);
         return {
           txid: null,
-          send: async (privateKey) => {
+          send: async (privateKey, intent) => {
             const keys = await createKeyPairFromPrivateKeyBytes(Buffer.from(privateKey, 'hex'));
             const signed = await signTransaction([keys], transaction);
-            const txid = await adapter.sendTransaction(getBase64EncodedWireTransaction(signed));
+            const txid = await this.#inFlight.send(
+              adapter,
+              from,
+              checked.spend,
+              lifetime.lastValidBlockHeight,
+              async () => {
+                await intent(getSignatureFromTransaction(signed));
+                return adapter.sendTransaction(getBase64EncodedWireTransaction(signed));
+              },
+            );
             return { txid, data: { txid, fee: sol(checked.fee) } };
           },
         };
@@ -177,12 +215,13 @@ export class SolanaSends {
   }
 }
 
-/** A SOL transfer, refused before signing when it cannot succeed. */
+/** A SOL transfer (then `tail`), refused before signing when it cannot succeed. */
 async function solPlan(
   adapter: SolanaAdapter,
   from: string,
   to: string,
   lamports: bigint,
+  tail: Instruction[],
 ): Promise<TransferPlan> {
   const instructions = [
     getTransferSolInstruction({
@@ -190,6 +229,7 @@ async function solPlan(
       destination: address(to),
       amount: lamports,
     }),
+    ...tail,
   ];
   const [balance, receiver, rentMinimum] = await Promise.all([
     adapter.getBalance(from),
@@ -206,19 +246,23 @@ async function solPlan(
     type: 'SOL',
     from,
     to,
-    amount: historyAmount(lamports, LAMPORTS_DECIMALS),
+    amount: assetAmount(lamports, LAMPORTS_DECIMALS),
   });
   assertCanPay(from, balance, lamports, plan.fee, rentMinimum);
-  return plan;
+  return { ...plan, spend: { lamports: lamports + plan.fee, token: null, rentMinimum } };
 }
 
-/** An SPL transfer (Token or Token-2022), opening the receiver's token account when it has none. */
+/**
+ * An SPL transfer (Token or Token-2022), opening the receiver's token account when it has none; then
+ * `tail`.
+ */
 async function splPlan(
   adapter: SolanaAdapter,
   from: string,
   to: string,
   mintAddress: string,
   amount: unknown,
+  tail: Instruction[],
 ): Promise<TransferPlan> {
   const { mint } = await readMint(adapter, mintAddress, 422);
   const units = amountOf(amount, mint.decimals);
@@ -274,12 +318,13 @@ async function splPlan(
       },
       { programAddress: tokenProgram },
     ),
+    ...tail,
   );
   const plan = await withFee(adapter, from, [from, source, destination], instructions, {
     type: 'SPL',
     from,
     to,
-    amount: historyAmount(units, mint.decimals),
+    amount: assetAmount(units, mint.decimals),
     contractaddress: mintAddress,
   });
   if (balance < plan.fee + openingRent) {
@@ -290,7 +335,8 @@ async function splPlan(
     );
   }
   assertCanPay(from, balance, openingRent, plan.fee, rentMinimum);
-  return plan;
+  const token = { account: source, mint: mintAddress, units, decimals: mint.decimals };
+  return { ...plan, spend: { lamports: openingRent + plan.fee, token, rentMinimum } };
 }
 
 /**
@@ -303,7 +349,7 @@ async function withFee(
   writable: string[],
   instructions: Instruction[],
   record: SendRecord,
-): Promise<TransferPlan> {
+): Promise<PricedInstructions> {
   const price = priorityPrice(await adapter.recentPriorityFees(writable));
   if (price === 0n) return { from, instructions, priority: null, fee: transactionFee(1, null), record };
   const { blockhash, lastValidBlockHeight } = await adapter.latestBlockhash();
@@ -355,7 +401,7 @@ function message(
 }
 
 /** The plan compiled on a fresh blockhash, its signature slot empty. */
-async function compiled(adapter: SolanaAdapter, plan: TransferPlan) {
+async function compiled(adapter: SolanaAdapter, plan: PricedInstructions) {
   const lifetime = await adapter.latestBlockhash();
   const transaction: Transaction = compileTransaction(message(plan.from, lifetime, plan.instructions));
   return { transaction, lifetime };

@@ -10,8 +10,8 @@ import {
 } from '@solana/kit';
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { invalidField } from '../../errors.ts';
-import { historyAmount } from '../amount.ts';
-import type { SendRecord } from '../family.ts';
+import { assetAmount } from '../amount.ts';
+import type { SendRecord } from '../send-contract.ts';
 import { LAMPORTS_DECIMALS } from './adapter.ts';
 import { SYSTEM_PROGRAM } from './block-transfers.ts';
 import { fromBase64, toBase58 } from './codec.ts';
@@ -97,7 +97,7 @@ function recordOf(
         type: 'SOL',
         from: first.accounts[0] ?? feePayer,
         to: first.accounts[1] ?? null,
-        amount: historyAmount(view.getBigUint64(4, true), LAMPORTS_DECIMALS),
+        amount: assetAmount(view.getBigUint64(4, true), LAMPORTS_DECIMALS),
       },
       receivingTokenAccount: null,
     };
@@ -119,7 +119,7 @@ function recordOf(
         type: 'SPL',
         from: authority ?? feePayer,
         to: opening?.accounts[2] ?? destination ?? null,
-        amount: historyAmount(view.getBigUint64(1, true), first.data[9] ?? 0),
+        amount: assetAmount(view.getBigUint64(1, true), first.data[9] ?? 0),
         contractaddress: mint ?? null,
       },
       receivingTokenAccount: opening === undefined ? (destination ?? null) : null,

@@ -1,10 +1,10 @@
 /** Solana's token reads: a mint's description and an owner's balance of it. */
 import { address } from '@solana/kit';
 import { ApiError } from '../../errors.ts';
-import { formatAmount } from '../amount.ts';
+import { assetAmount } from '../amount.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { Network } from '../types.ts';
-import type { SolanaAdapter } from './adapter.ts';
+import { SolanaAdapter } from './adapter.ts';
 import { addressField } from './request-fields.ts';
 import { decodeMint, decodeTokenAccount, type Mint, TOKEN_2022_PROGRAM } from './token-accounts.ts';
 import { readTokenMetadata } from './token-metadata.ts';
@@ -22,7 +22,7 @@ export class SolanaTokenReads {
       mint: mintAddress,
       program: mint.program === TOKEN_2022_PROGRAM ? 'spl-token-2022' : 'spl-token',
       decimals: mint.decimals,
-      supply: formatAmount(mint.supply, mint.decimals),
+      supply: assetAmount(mint.supply, mint.decimals),
       supply_raw: mint.supply.toString(),
       mintAuthority: mint.mintAuthority,
       freezeAuthority: mint.freezeAuthority,
@@ -54,14 +54,14 @@ export class SolanaTokenReads {
       address: owner,
       mint: mintAddress,
       decimals: mint.decimals,
-      balance: formatAmount(units, mint.decimals),
+      balance: assetAmount(units, mint.decimals),
       balance_raw: units.toString(),
       tokenAccounts: value.length,
     };
   }
 
   private adapter(network: Network): SolanaAdapter {
-    return this.registry.get<SolanaAdapter>('solana', network);
+    return this.registry.adapterOf('solana', network, SolanaAdapter);
   }
 }
 

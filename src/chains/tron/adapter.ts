@@ -4,10 +4,12 @@
  * from the adapter context (timeouts, retries, failover across the configured endpoints).
  */
 import type { NodeEndpointConfig } from '../../config.ts';
+import { type AdapterConnection, adapterNodeClient, connectionOf } from '../adapter-connection.ts';
+import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import type { BlockFollower } from '../follower.ts';
-import { NodeClient } from '../node-client.ts';
-import type { AdapterContext, AdapterFactory } from '../registry.ts';
-import type { ChainAdapter, Network } from '../types.ts';
+import type { NodeClient } from '../node-client.ts';
+import type { Network } from '../types.ts';
 import { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
 import { readTronBlock, type TokenDecimals } from './block-transfers.ts';
 import { TronContractError, TronInputError, TronInvalidResponseError } from './errors.ts';
@@ -25,8 +27,6 @@ import type {
   BroadcastableTronTransaction,
   SignedTronTransaction,
   TronAccountResources,
-  TronFreezeResource,
-  TronResource,
   TronResourceEstimate,
   TronTransaction,
 } from './types.ts';
@@ -39,19 +39,18 @@ export const TRON_DEFAULT_ENDPOINTS: Record<Network, NodeEndpointConfig[]> = {
 
 /** Energy and bandwidth prices change by committee proposal only, so a few minutes of caching is safe. */
 const PRICE_CACHE_MS = 5 * 60_000;
+/** Node JSON the reads pass on: int64s beyond 2^53 read exactly, as bigint. */
+const EXACT = { lossless: true } as const;
 
 export interface ChainParameter {
   key: string;
   value?: number;
 }
 
-export interface TronAdapterOptions {
-  network: Network;
-  endpoints: NodeEndpointConfig[];
-  timeoutMs?: number;
-  retries?: number;
-  onAttemptFailed?: (endpoint: string) => void;
-}
+export type TronAdapterOptions = AdapterConnection;
+
+/** The adapter's build methods hand their arguments to the transaction builder as they are. */
+type BuilderArgs<K extends keyof TronTransactionBuilder> = Parameters<TronTransactionBuilder[K]>;
 
 export class TronAdapter implements ChainAdapter {
   readonly chain = 'tron' as const;
@@ -71,14 +70,7 @@ export class TronAdapter implements ChainAdapter {
 
   constructor(options: TronAdapterOptions) {
     this.network = options.network;
-    this.#client = new NodeClient({
-      chain: 'tron',
-      network: options.network,
-      endpoints: options.endpoints,
-      timeoutMs: options.timeoutMs,
-      retries: options.retries,
-      onAttemptFailed: options.onAttemptFailed,
-    });
+    this.#client = adapterNodeClient('tron', options);
     this.#node = new TronNodeApi(this.#client);
     this.#head = new TronHeadReader(this.#node);
     this.#builder = new TronTransactionBuilder(this.#node);
@@ -128,14 +120,17 @@ export class TronAdapter implements ChainAdapter {
     return this.#head.read(true);
   }
 
-  /** Raw node block JSON by number or 64-hex block id; null when the node has no such block. */
+  /**
+   * Raw node block JSON by number or 64-hex block id; null when the node has no such block. Like the
+   * transaction and its info below, it is passed on to callers: int64s beyond 2^53 are kept as bigint.
+   */
   async getBlock(numberOrId: string): Promise<NodeJson | null> {
     const text = String(numberOrId).trim();
     let block: NodeJson;
     if (/^[0-9]{1,16}$/.test(text)) {
-      block = await this.#node.getBlockByNum(BigInt(text));
+      block = await this.#node.getBlockByNum(BigInt(text), EXACT);
     } else if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) {
-      block = await this.#node.getBlockById(text.replace(/^0x/, '').toLowerCase());
+      block = await this.#node.getBlockById(text.replace(/^0x/, '').toLowerCase(), EXACT);
     } else {
       throw new TronInputError('block must be a block number or a 64-character hex block id');
     }
@@ -167,11 +162,11 @@ export class TronAdapter implements ChainAdapter {
   readonly #trc10Precision = new Map<string, number>();
 
   async getTransaction(txid: string): Promise<NodeJson | null> {
-    return emptyToNull(await this.#node.getTransactionById(txidParam(txid)));
+    return emptyToNull(await this.#node.getTransactionById(txidParam(txid), EXACT));
   }
 
   async getTransactionInfo(txid: string): Promise<NodeJson | null> {
-    return emptyToNull(await this.#node.getTransactionInfoById(txidParam(txid)));
+    return emptyToNull(await this.#node.getTransactionInfoById(txidParam(txid), EXACT));
   }
 
   // Accounts and tokens.
@@ -231,61 +226,36 @@ export class TronAdapter implements ChainAdapter {
 
   // Unsigned transactions, built by the node and verified against the request.
 
-  buildTrxTransfer(from: string, to: string, sun: bigint): Promise<TronTransaction> {
-    return this.#builder.trxTransfer(from, to, sun);
+  buildTrxTransfer(...args: BuilderArgs<'trxTransfer'>): Promise<TronTransaction> {
+    return this.#builder.trxTransfer(...args);
   }
 
-  buildTrc20Transfer(
-    from: string,
-    to: string,
-    contract: string,
-    units: bigint,
-    feeLimitSun: bigint,
-  ): Promise<TronTransaction> {
-    return this.#builder.trc20Transfer(from, to, contract, units, feeLimitSun);
+  buildTrc20Transfer(...args: BuilderArgs<'trc20Transfer'>): Promise<TronTransaction> {
+    return this.#builder.trc20Transfer(...args);
   }
 
-  buildTrc721Transfer(
-    from: string,
-    to: string,
-    contract: string,
-    tokenId: bigint,
-    feeLimitSun: bigint,
-  ): Promise<TronTransaction> {
-    return this.#builder.trc721Transfer(from, to, contract, tokenId, feeLimitSun);
+  buildTrc721Transfer(...args: BuilderArgs<'trc721Transfer'>): Promise<TronTransaction> {
+    return this.#builder.trc721Transfer(...args);
   }
 
-  buildTrc10Transfer(from: string, to: string, tokenId: string, units: bigint): Promise<TronTransaction> {
-    return this.#builder.trc10Transfer(from, to, tokenId, units);
+  buildTrc10Transfer(...args: BuilderArgs<'trc10Transfer'>): Promise<TronTransaction> {
+    return this.#builder.trc10Transfer(...args);
   }
 
-  buildFreeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
-    return this.#builder.freeze(owner, sun, resource);
+  buildFreeze(...args: BuilderArgs<'freeze'>): Promise<TronTransaction> {
+    return this.#builder.freeze(...args);
   }
 
-  buildUnfreeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
-    return this.#builder.unfreeze(owner, sun, resource);
+  buildUnfreeze(...args: BuilderArgs<'unfreeze'>): Promise<TronTransaction> {
+    return this.#builder.unfreeze(...args);
   }
 
-  /** `lockPeriod` is in blocks (3 s each), as java-tron takes it; only used with `lock`. */
-  buildDelegate(
-    owner: string,
-    receiver: string,
-    sun: bigint,
-    resource: TronResource,
-    lock = false,
-    lockPeriod?: bigint,
-  ): Promise<TronTransaction> {
-    return this.#builder.delegate(owner, receiver, sun, resource, lock, lockPeriod);
+  buildDelegate(...args: BuilderArgs<'delegate'>): Promise<TronTransaction> {
+    return this.#builder.delegate(...args);
   }
 
-  buildUndelegate(
-    owner: string,
-    receiver: string,
-    sun: bigint,
-    resource: TronResource,
-  ): Promise<TronTransaction> {
-    return this.#builder.undelegate(owner, receiver, sun, resource);
+  buildUndelegate(...args: BuilderArgs<'undelegate'>): Promise<TronTransaction> {
+    return this.#builder.undelegate(...args);
   }
 
   // Signing and broadcasting.
@@ -302,11 +272,7 @@ export class TronAdapter implements ChainAdapter {
     if (signedTx === null || typeof signedTx !== 'object' || typeof signedTx.raw_data !== 'object') {
       throw new TronInputError('transaction must carry raw_data');
     }
-    // The node hashes raw_data itself; raw_data_hex gives the same id for a well-formed transaction.
-    const txid =
-      typeof signedTx.raw_data_hex === 'string' && /^(?:[0-9a-fA-F]{2})+$/.test(signedTx.raw_data_hex)
-        ? txidOf(signedTx.raw_data_hex)
-        : String(signedTx.txID ?? '').toLowerCase();
+    const txid = broadcastTxid(signedTx);
     const outcome = readBroadcastResponse(await this.#node.broadcastTransaction(signedTx), txid);
     if (!outcome.ok) throw outcome.error;
     return { txid: outcome.txid };
@@ -361,13 +327,7 @@ export class TronAdapter implements ChainAdapter {
 }
 
 export const tronAdapterFactory: AdapterFactory = (context: AdapterContext) =>
-  new TronAdapter({
-    network: context.network,
-    endpoints: context.endpoints,
-    timeoutMs: context.timeoutMs,
-    retries: context.retries,
-    onAttemptFailed: context.onAttemptFailed,
-  });
+  new TronAdapter(connectionOf(context));
 
 function emptyToNull(body: NodeJson): NodeJson | null {
   return Object.keys(body).length === 0 ? null : body;
@@ -378,4 +338,14 @@ function txidParam(txid: string): string {
   if (!/^[0-9a-fA-F]{64}$/.test(text))
     throw new TronInputError('transaction id must be 64 hexadecimal characters');
   return text.toLowerCase();
+}
+
+/**
+ * The id a signed transaction has on chain: the node hashes raw_data itself, and raw_data_hex gives the
+ * same id for a well-formed transaction; without it, the id the transaction names.
+ */
+export function broadcastTxid(signedTx: BroadcastableTronTransaction): string {
+  return typeof signedTx.raw_data_hex === 'string' && /^(?:[0-9a-fA-F]{2})+$/.test(signedTx.raw_data_hex)
+    ? txidOf(signedTx.raw_data_hex)
+    : String(signedTx.txID ?? '').toLowerCase();
 }

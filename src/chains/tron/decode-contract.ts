@@ -45,7 +45,7 @@ const TRC721_SELECTORS = new Set([
 ]);
 const SELECTOR_CHARS = 8;
 const WORD_CHARS = 64;
-/** An int64 in java-tron's JSON: a number, or its digits as text beyond 2^53. */
+/** An int64 in java-tron's JSON: a number, or beyond 2^53 its digits as text (or a bigint, read exactly). */
 const WHOLE_NUMBER = /^\d{1,19}$/;
 const TRC10_ID = /^[1-9]\d{0,18}$/;
 
@@ -186,7 +186,8 @@ export function wordAddress(word: string): string {
 }
 
 function wholeNumber(raw: unknown, contractType: string, unit = ''): bigint {
-  const text = typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
+  const text =
+    typeof raw === 'number' || typeof raw === 'string' || typeof raw === 'bigint' ? String(raw) : '';
   if (!WHOLE_NUMBER.test(text)) {
     throw new MalformedContractError(`The ${contractType} amount must be a whole number${unit}.`);
   }

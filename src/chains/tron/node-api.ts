@@ -10,7 +10,7 @@ import type { BroadcastableTronTransaction, TronResource } from './types.ts';
 
 export type NodeJson = Record<string, unknown>;
 
-interface CallOptions {
+export interface CallOptions {
   /** Ask /walletsolidity/ (the solidified state) instead of /wallet/ (the head). */
   solidity?: boolean;
   /** Keep integers beyond 2^53 exact (as bigint); for balances and token amounts. */
@@ -70,17 +70,17 @@ export class TronNodeApi {
   getBlockHeader(solidity = false): Promise<NodeJson> {
     return this.call('getblock', { detail: false }, { solidity });
   }
-  getBlockByNum(num: bigint): Promise<NodeJson> {
-    return this.call('getblockbynum', { num });
+  getBlockByNum(num: bigint, options: CallOptions = {}): Promise<NodeJson> {
+    return this.call('getblockbynum', { num }, options);
   }
-  getBlockById(id: string): Promise<NodeJson> {
-    return this.call('getblockbyid', { value: id });
+  getBlockById(id: string, options: CallOptions = {}): Promise<NodeJson> {
+    return this.call('getblockbyid', { value: id }, options);
   }
-  getTransactionById(txid: string): Promise<NodeJson> {
-    return this.call('gettransactionbyid', { value: txid });
+  getTransactionById(txid: string, options: CallOptions = {}): Promise<NodeJson> {
+    return this.call('gettransactionbyid', { value: txid }, options);
   }
-  getTransactionInfoById(txid: string): Promise<NodeJson> {
-    return this.call('gettransactioninfobyid', { value: txid });
+  getTransactionInfoById(txid: string, options: CallOptions = {}): Promise<NodeJson> {
+    return this.call('gettransactioninfobyid', { value: txid }, options);
   }
   /** Every transaction info of a block (an array, unlike the other endpoints); [] or {} when none. */
   async getTransactionInfosByBlockNum(num: bigint): Promise<NodeJson[]> {

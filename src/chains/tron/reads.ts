@@ -1,13 +1,14 @@
 /** Chaingateway's Tron reads: blocks, transactions and receipts as the node returns them or decoded, TRX balances. */
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../errors.ts';
-import { formatAmount } from '../amount.ts';
+import { passedOnNodeJson } from '../../json/node-json.ts';
+import { assetAmount } from '../amount.ts';
+import type { ChainAdapter } from '../chain-adapter.ts';
 import { type FamilyReads, familyRead } from '../family.ts';
-import type { ChainAdapter } from '../types.ts';
 import { TronAdapter } from './adapter.ts';
 import { toBase58Address } from './address.ts';
 import { contractStatus, decodeTransfer } from './decode-contract.ts';
-import { NodeJson, Txid } from './routes/schemas.ts';
+import { NodeJson, Txid } from './schemas.ts';
 import { decodeTransferLogs } from './transfer-log.ts';
 import { TRX_DECIMALS, trxText } from './trx-amount.ts';
 
@@ -32,13 +33,13 @@ export const tronReads: FamilyReads = {
   block: familyRead('A block by number or blockID, as the node returns it', NodeJson, async (adapter, id) => {
     const block = await tron(adapter).getBlock(id);
     if (block === null) throw new ApiError(404, 'Block not found');
-    return block;
+    return nodeObject(block);
   }),
 
   transaction: familyRead(
     'A transaction as the node returns it',
     Type.Object({ transaction: NodeJson }),
-    async (adapter, txid) => ({ transaction: await nodeTransaction(tron(adapter), txid) }),
+    async (adapter, txid) => ({ transaction: nodeObject(await nodeTransaction(tron(adapter), txid)) }),
   ),
 
   decodedTransaction: familyRead(
@@ -65,7 +66,7 @@ export const tronReads: FamilyReads = {
   receipt: familyRead(
     "The transaction's receipt (gettransactioninfobyid) as the node returns it",
     Type.Object({ transaction: NodeJson }),
-    async (adapter, txid) => ({ transaction: await transactionInfo(tron(adapter), txid) }),
+    async (adapter, txid) => ({ transaction: nodeObject(await transactionInfo(tron(adapter), txid)) }),
   ),
 
   decodedReceipt: familyRead(
@@ -153,10 +154,10 @@ async function decodedTransaction(adapter: TronAdapter, txid: string) {
     if (transfer.type === 'Tron') amount = trxText(transfer.amount);
     else if (transfer.type === 'TRC20' && transfer.contractaddress) {
       const decimals = await adapter.getTrc20Decimals(transfer.contractaddress);
-      amount = formatAmount(transfer.amount, decimals, { fixed: decimals });
+      amount = assetAmount(transfer.amount, decimals);
     } else if (transfer.type === 'TRC10' && transfer.tokenid) {
       const { precision } = await adapter.getTrc10Info(transfer.tokenid);
-      amount = formatAmount(transfer.amount, precision, { fixed: precision });
+      amount = assetAmount(transfer.amount, precision);
     } else amount = transfer.amount.toString();
   }
   return {
@@ -173,7 +174,11 @@ async function decodedTransaction(adapter: TronAdapter, txid: string) {
   };
 }
 
-/** A TRC10 asset's info; one the node does not know is the caller's 422. */
+/** The node's JSON as it wrote it: its int64s beyond 2^53 leave as numbers with every digit. */
+function nodeObject(json: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(json).map(([key, value]) => [key, passedOnNodeJson(value)]));
+}
+
 function normalizeTxid(txid: string): string {
   return txid.replace(/^0x/i, '').toLowerCase();
 }

@@ -1,15 +1,7 @@
 import path from 'node:path';
 import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
 import { ApiError, invalidField } from '../../errors.ts';
-import {
-  assertFaucetCanGive,
-  type Faucet,
-  type FaucetRequest,
-  type FaucetResult,
-  faucetUnits,
-  MAX_MINT_TOKENS,
-} from '../../services/faucets.ts';
-import { formatAmount } from '../amount.ts';
+import { type Faucet, type FaucetRequest, type FaucetResult, mintable, payOut } from '../faucets.ts';
 import type { DevnetSettings, DevnetStarters, RunningDevnet } from '../sandbox-devnet.ts';
 import type { Network } from '../types.ts';
 import { isTronAddress, toBase58Address } from './address.ts';
@@ -28,27 +20,25 @@ class TronDevnetFaucet implements Faucet {
     if (!isTronAddress(request.address))
       throw invalidField('address', 'The address field must be a Tron address.');
     const address = toBase58Address(request.address);
-    const amount = (decimals: number) => faucetUnits(request, decimals);
     const { tokens } = this.devnet;
     const contract = request.contractaddress;
     if (contract === undefined || contract === '') {
-      const sun = amount(6);
-      const { balance } = await this.faucetAccount();
-      assertFaucetCanGive(sun, balance - FEE_RESERVE_SUN, 6, 'TRX');
-      const txid = await this.devnet.faucetTrx(address, sun);
-      return { address, amount: formatAmount(sun, 6), symbol: 'TRX', contractaddress: null, txid };
+      return payOut(request, address, {
+        decimals: 6,
+        symbol: 'TRX',
+        contractaddress: null,
+        most: async () => (await this.faucetAccount()).balance - FEE_RESERVE_SUN,
+        send: (sun) => this.devnet.faucetTrx(address, sun),
+      });
     }
     if (contract === tokens.trc20.USDT) {
-      const units = amount(DEMO_DECIMALS);
-      assertFaucetCanGive(units, MAX_MINT_TOKENS * 10n ** BigInt(DEMO_DECIMALS), DEMO_DECIMALS, 'USDT');
-      const txid = await this.devnet.faucetTrc20(contract, address, units);
-      return {
-        address,
-        amount: formatAmount(units, DEMO_DECIMALS),
+      return payOut(request, address, {
+        decimals: DEMO_DECIMALS,
         symbol: 'USDT',
         contractaddress: contract,
-        txid,
-      };
+        most: mintable(DEMO_DECIMALS),
+        send: (units) => this.devnet.faucetTrc20(contract, address, units),
+      });
     }
     if (contract === tokens.trc721.NFT) {
       const tokenId = await this.devnet.faucetTrc721(contract, address);
@@ -56,17 +46,13 @@ class TronDevnetFaucet implements Faucet {
     }
     const trc10 = Object.entries(tokens.trc10).find(([, id]) => id === contract);
     if (trc10) {
-      const units = amount(DEMO_DECIMALS);
-      const held = (await this.faucetAccount()).assets.get(contract) ?? 0n;
-      assertFaucetCanGive(units, held, DEMO_DECIMALS, trc10[0]);
-      const txid = await this.devnet.faucetTrc10(contract, address, units);
-      return {
-        address,
-        amount: formatAmount(units, DEMO_DECIMALS),
+      return payOut(request, address, {
+        decimals: DEMO_DECIMALS,
         symbol: trc10[0],
         contractaddress: contract,
-        txid,
-      };
+        most: async () => (await this.faucetAccount()).assets.get(contract) ?? 0n,
+        send: (units) => this.devnet.faucetTrc10(contract, address, units),
+      });
     }
     throw new ApiError(422, 'The faucet sends TRX or the demo tokens listed in sandbox.json', [
       { field: 'contractaddress', message: 'Not a demo token of this devnet.' },

@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { Network } from '../types.ts';
-import type { TronAdapter } from './adapter.ts';
+import { TronAdapter } from './adapter.ts';
 import { toBase58Address } from './address.ts';
 import { TronContractError } from './errors.ts';
 
@@ -17,7 +17,7 @@ export class TronTokenReads {
   constructor(private readonly deps: TronTokenReadsDeps) {}
 
   adapter(network: Network): TronAdapter {
-    return this.deps.registry.get<TronAdapter>('tron', network);
+    return this.deps.registry.adapterOf('tron', network, TronAdapter);
   }
 
   async trc20Balance(network: Network, address: string, contract: string) {

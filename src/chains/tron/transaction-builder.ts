@@ -21,6 +21,20 @@ import type { TronFreezeResource, TronResource, TronTransaction } from './types.
 const FREEZE_RESOURCES: readonly string[] = ['BANDWIDTH', 'ENERGY', 'TRON_POWER'];
 const DELEGATE_RESOURCES: readonly string[] = ['BANDWIDTH', 'ENERGY'];
 
+/** Staking and unstaking (Stake 2.0) differ only in the node's builder, the amount's field and the contract. */
+const STAKE_CHANGES = {
+  freeze: {
+    nodeCall: 'freezeBalanceV2',
+    amountField: 'frozen_balance',
+    contractType: 'FreezeBalanceV2Contract',
+  },
+  unfreeze: {
+    nodeCall: 'unfreezeBalanceV2',
+    amountField: 'unfreeze_balance',
+    contractType: 'UnfreezeBalanceV2Contract',
+  },
+} as const;
+
 export class TronTransactionBuilder {
   constructor(private readonly node: TronNodeApi) {}
 
@@ -72,26 +86,15 @@ export class TronTransactionBuilder {
     );
   }
 
-  async freeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
-    const args = {
-      owner_address: toHexAddress(owner),
-      frozen_balance: positive(sun, 'amount'),
-      resource: oneOf(resource, FREEZE_RESOURCES),
-    };
-    const body = await this.node.freezeBalanceV2(args.owner_address, sun, args.resource);
-    return verified(body, 'FreezeBalanceV2Contract', args);
+  freeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
+    return this.stake('freeze', owner, sun, resource);
   }
 
-  async unfreeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
-    const args = {
-      owner_address: toHexAddress(owner),
-      unfreeze_balance: positive(sun, 'amount'),
-      resource: oneOf(resource, FREEZE_RESOURCES),
-    };
-    const body = await this.node.unfreezeBalanceV2(args.owner_address, sun, args.resource);
-    return verified(body, 'UnfreezeBalanceV2Contract', args);
+  unfreeze(owner: string, sun: bigint, resource: TronFreezeResource): Promise<TronTransaction> {
+    return this.stake('unfreeze', owner, sun, resource);
   }
 
+  /** `lockPeriod` is in blocks (3 s each), as java-tron takes it; only used with `lock`. */
   async delegate(
     owner: string,
     receiver: string,
@@ -133,6 +136,22 @@ export class TronTransactionBuilder {
     };
     const body = await this.node.undelegateResource(args.owner_address, args.receiver_address, sun, resource);
     return verified(body, 'UnDelegateResourceContract', args);
+  }
+
+  private async stake(
+    change: keyof typeof STAKE_CHANGES,
+    owner: string,
+    sun: bigint,
+    resource: TronFreezeResource,
+  ): Promise<TronTransaction> {
+    const { nodeCall, amountField, contractType } = STAKE_CHANGES[change];
+    const args = {
+      owner_address: toHexAddress(owner),
+      [amountField]: positive(sun, 'amount'),
+      resource: oneOf(resource, FREEZE_RESOURCES),
+    };
+    const body = await this.node[nodeCall](args.owner_address, sun, args.resource);
+    return verified(body, contractType, args);
   }
 
   private async trigger(

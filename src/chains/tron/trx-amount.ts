@@ -1,9 +1,9 @@
-import { formatAmount } from '../amount.ts';
+import { assetAmount } from '../amount.ts';
 
 /** 1 TRX is 1,000,000 sun. */
 export const TRX_DECIMALS = 6;
 
-/** `1.000000`: a sun amount in TRX with all six decimals, as decoded transactions and receipts show it. */
+/** `1.000000`: a sun amount in TRX with all six decimals, as every amount reads (`assetAmount`). */
 export function trxText(sun: bigint): string {
-  return formatAmount(sun, TRX_DECIMALS, { fixed: TRX_DECIMALS });
+  return assetAmount(sun, TRX_DECIMALS);
 }

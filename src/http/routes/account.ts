@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
@@ -33,7 +33,7 @@ const AccountInfo = Type.Object({
   ),
 });
 
-export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/account',
     {
@@ -79,4 +79,4 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
     async (request, reply) => sendOk(reply, await ctx.accounts.plan(request.userId), 'Plan fetched'),
   );
-}
+};

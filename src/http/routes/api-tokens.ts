@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { tokenPrefix } from '../../accounts/tokens.ts';
 import type { AppContext } from '../../app-context.ts';
 import { ApiError } from '../../errors.ts';
@@ -18,7 +18,7 @@ const TokenInfo = Type.Object({
 });
 
 /** The caller's API tokens, managed from the dashboard (the admin CLI does the same for any user). */
-export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const config = { sessionOnly: true, whileLapsed: true };
 
   app.get(
@@ -49,7 +49,7 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     },
   );
 
-  app.post<{ Body: { name: string } }>(
+  app.post(
     '/api/account/tokens',
     {
       config,
@@ -72,7 +72,7 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/api/account/tokens/:id',
     {
       config,
@@ -93,4 +93,4 @@ export async function apiTokenRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       return sendOk(reply, [], 'Token revoked');
     },
   );
-}
+};

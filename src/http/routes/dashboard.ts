@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../errors.ts';
 
 export const DASHBOARD_PATH = '/dashboard';
@@ -63,7 +65,7 @@ function readAssets(dir: string): Map<string, Asset> {
  * assets are cached for a year); any other path under /dashboard answers index.html, where the page's own
  * router takes over.
  */
-export async function dashboardRoutes(app: FastifyInstance, options: { dir?: string } = {}) {
+export const dashboardRoutes: FastifyPluginAsyncTypebox<{ dir?: string }> = async (app, options) => {
   const assets = readAssets(options.dir ?? DASHBOARD_BUILD_DIR);
   const send = (reply: FastifyReply, asset: Asset, cache: string) =>
     reply
@@ -77,7 +79,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: { dir?: str
   };
   const route = { schema: { hide: true }, config: { public: true } };
   app.get(DASHBOARD_PATH, route, page);
-  app.get<{ Params: { '*': string } }>(`${DASHBOARD_PATH}/*`, route, async (request, reply) => {
+  const file = { ...route, schema: { ...route.schema, params: Type.Object({ '*': Type.String() }) } };
+  app.get(`${DASHBOARD_PATH}/*`, file, async (request, reply) => {
     const name = request.params['*'];
     const asset = assets.get(name);
     if (asset !== undefined && name !== 'index.html') {
@@ -91,4 +94,4 @@ export async function dashboardRoutes(app: FastifyInstance, options: { dir?: str
     if (name.startsWith('assets/') || path.extname(name) !== '') throw new ApiError(404, 'No such file');
     return page(request, reply);
   });
-}
+};

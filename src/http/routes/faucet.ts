@@ -1,9 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
+import { ADDRESS_MARK, ADDRESS_OF_THE_CHAIN } from '../../chains/family.ts';
+import type { FaucetDirectory } from '../../chains/faucets.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../../chains/registry.ts';
 import { ApiError } from '../../errors.ts';
-import type { FaucetDirectory, FaucetRequest } from '../../services/faucets.ts';
 import { sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
 
@@ -11,11 +12,18 @@ const Amount = Type.Union([Type.String(), Type.Number()], {
   description: 'Amount in the asset\'s units (e.g. "100" TRX), not base units',
 });
 
+/** Addresses of the chain in the path, checked as its address routes check theirs. */
 const FaucetBody = Type.Object({
-  address: Type.String({ minLength: 1, maxLength: 128 }),
+  address: Type.String({ minLength: 1, maxLength: 128, [ADDRESS_MARK]: ADDRESS_OF_THE_CHAIN }),
   amount: Amount,
   contractaddress: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 128, description: 'A demo token to send' }),
+    // Not marked as an address: on Tron a TRC10 asset id names a demo token too. Whatever is not one of
+    // the devnet's demo tokens is refused (422) before anything is sent.
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'A demo token to send: its contract address (mint on Solana), or a TRC10 asset id on Tron',
+    }),
   ),
 });
 
@@ -28,11 +36,11 @@ const FaucetResult = Type.Object({
 });
 
 /** Sandbox only: funds an address on the devnet of the request's network. Not registered elsewhere. */
-export async function faucetRoutes(
-  app: FastifyInstance,
-  { faucets }: { ctx: AppContext; faucets: FaucetDirectory },
-) {
-  app.post<{ Params: { chain: string }; Body: FaucetRequest }>(
+export const faucetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; faucets: FaucetDirectory }> = async (
+  app,
+  { faucets },
+) => {
+  app.post(
     '/api/v2/:chain/faucet',
     {
       schema: routeSchema({
@@ -51,4 +59,4 @@ export async function faucetRoutes(
       return sendOk(reply, await faucet.fund(request.body), 'Address funded');
     },
   );
-}
+};

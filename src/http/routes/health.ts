@@ -1,5 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
 import { readinessOf } from '../../health/readiness.ts';
 import { pingStore } from '../../store/store.ts';
@@ -50,7 +50,7 @@ const NotReady = Type.Object({
 });
 
 /** Liveness and readiness; no token needed. Metrics have their own listener. */
-export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/healthz',
     {
@@ -102,4 +102,4 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       return reply.code(503).send({ status: 503, ok: false, message: 'Not ready', errors, data: report });
     },
   );
-}
+};

@@ -19,17 +19,23 @@ export const historyRecord = (types: readonly string[]) =>
     from: Nullable(Type.String()),
     to: Nullable(Type.String()),
     contractaddress: Nullable(Type.String()),
-    amount: Nullable(Type.String({ description: "Decimal text in the asset's units, 12 or more decimals" })),
+    amount: Nullable(
+      Type.String({
+        description:
+          "Decimal text in the asset's units with exactly the asset's decimals (1.500000 TRX, 1.500000000000000000 ETH, 1 for an NFT)",
+      }),
+    ),
     tokenid: Nullable(Type.String()),
     responseJson: Nullable(
       Type.String({
         description:
-          "The node's answer to the send (its txid) or the error, as JSON text, as Chaingateway sends it: parse it to read it. An EVM send gains status (SUCCESS or FAILED) and error once mined",
+          "The node's answer to the send (its txid) or the error, as JSON text, as Chaingateway sends it: parse it to read it. An EVM send gains status (SUCCESS or FAILED) and error once mined. Null while the send has no answer yet (in flight, or cut off by a restart until the gateway settles it from the chain)",
       }),
     ),
     httpStatus: Nullable(
       Type.String({
-        description: 'The HTTP status the API answered for this request, as text ("201", "422")',
+        description:
+          'The HTTP status the API answered for this request, as text ("201", "422"); for a send cut off by a restart, the answer settled from the chain ("201", or "410" when it never reached the chain). Null while the send has no answer yet',
       }),
     ),
     created_at: Type.String(),

@@ -1,12 +1,13 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { MAX_HISTORY_DAYS, type PriceService } from '../../prices/service.ts';
-import { PRICE_SYMBOLS } from '../../prices/symbols.ts';
+import { PRICE_SYMBOLS, SYMBOL_ALIASES } from '../../prices/symbols.ts';
 import { sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
 
 const TAGS = ['prices'];
-const SYMBOLS_TEXT = `${PRICE_SYMBOLS.join(', ')} (MATIC is an alias of POL), any case`;
+const ALIASES_TEXT = [...SYMBOL_ALIASES].map(([alias, symbol]) => `${alias} is an alias of ${symbol}`);
+const SYMBOLS_TEXT = `${PRICE_SYMBOLS.join(', ')}${ALIASES_TEXT.length > 0 ? ` (${ALIASES_TEXT.join(', ')})` : ''}, any case`;
 
 const Price = Type.Object({
   symbol: Type.String({ description: 'Canonical symbol, upper case' }),
@@ -46,7 +47,7 @@ const Conversion = Type.Object({
 const HistoryPoint = Type.Object({ time: Type.String({ description: 'ISO' }), price: Type.String() });
 
 /** Current prices, conversion and history of the supported coins and tokens. */
-export async function pricesRoutes(app: FastifyInstance, { prices }: { prices: PriceService }) {
+export const pricesRoutes: FastifyPluginAsyncTypebox<{ prices: PriceService }> = async (app, { prices }) => {
   app.get(
     '/api/v2/prices',
     {
@@ -65,7 +66,7 @@ export async function pricesRoutes(app: FastifyInstance, { prices }: { prices: P
       }),
     },
     async (request, reply) => {
-      const { symbols, currency } = request.query as { symbols?: string; currency?: string };
+      const { symbols, currency } = request.query;
       return sendOk(reply, await prices.prices(symbols, currency), 'Prices fetched');
     },
   );
@@ -92,7 +93,7 @@ export async function pricesRoutes(app: FastifyInstance, { prices }: { prices: P
       }),
     },
     async (request, reply) => {
-      const { from, to, amount } = request.query as { from: string; to: string; amount: string };
+      const { from, to, amount } = request.query;
       return sendOk(reply, await prices.convert(from, to, amount), 'Amount converted');
     },
   );
@@ -110,9 +111,11 @@ export async function pricesRoutes(app: FastifyInstance, { prices }: { prices: P
       }),
     },
     async (request, reply) => {
-      const { symbol } = request.params as { symbol: string };
-      const { currency } = request.query as { currency?: string };
-      return sendOk(reply, await prices.price(symbol, currency), 'Price fetched');
+      return sendOk(
+        reply,
+        await prices.price(request.params.symbol, request.query.currency),
+        'Price fetched',
+      );
     },
   );
 
@@ -134,13 +137,12 @@ export async function pricesRoutes(app: FastifyInstance, { prices }: { prices: P
       }),
     },
     async (request, reply) => {
-      const { symbol } = request.params as { symbol: string };
-      const { days, currency } = request.query as { days?: number; currency?: string };
+      const { days, currency } = request.query;
       return sendOk(
         reply,
-        await prices.history(symbol, currency ?? 'usd', days ?? 7),
+        await prices.history(request.params.symbol, currency ?? 'usd', days ?? 7),
         'Price history fetched',
       );
     },
   );
-}
+};

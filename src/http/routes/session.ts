@@ -1,15 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../accounts/password-hash.ts';
-import { WRONG_SIGN_IN } from '../../accounts/sign-in.ts';
+import { type SignIn, WRONG_SIGN_IN } from '../../accounts/sign-in.ts';
+import { EMAIL_TAKEN } from '../../accounts/users.ts';
 import type { AppContext } from '../../app-context.ts';
-import { WEBHOOK_RULES } from '../../webhooks/chain-rules.ts';
+import type { PlanRate } from '../../config.ts';
+import { webhookRules } from '../../webhooks/chain-rules.ts';
+import { BODY_LIMITS } from '../body-limits.ts';
+import { clientGoneSignal } from '../client-gone.ts';
 import { sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
 import { clearSessionCookies, cookieOf, SESSION_COOKIE, setSessionCookies } from '../session-cookies.ts';
+import {
+  type AnonymousEntry,
+  anonymousEntryGate,
+  anonymousEntryRefusals,
+  JSON_ONLY,
+} from '../sign-in-gate.ts';
 
 const tags = ['dashboard'];
-const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The account email (any case)' });
+/** An account entered (signed in or up), with the session opened for it. */
+type Entered = Awaited<ReturnType<SignIn['signIn']>>;
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  description:
+    'The account email (any case; spaces around it ignored): an email address, one @ between characters that are not spaces, else 422',
+});
 const Credentials = Type.Object({
   email: Email,
   password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
@@ -25,9 +43,27 @@ const NewAccount = Type.Object({
 const SignedIn = Type.Object({ email: Type.String() });
 const SESSION_SET =
   'Sets the `swy_session` cookie (HttpOnly) and `swy_csrf`, whose value changes must send back in `X-CSRF-Token`.';
+const JSON_BODY =
+  'The body is JSON only (415 otherwise): a form posted from another site cannot sign a browser in to an account not its own.';
+const KEY_QUEUE_FULL =
+  'too many sign-ins and sign-ups waiting for a password check (`Too many key operations in progress`); `Retry-After` says when to come back';
 
 /** The dashboard's sign-up, sign-in and sign-out: the session every other route then accepts beside tokens. */
-export async function sessionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { signInRate, signUpRate } = ctx.config.dashboard;
+  const refusals = anonymousEntryRefusals(ctx.metrics);
+  const per = (rate: PlanRate) => `${rate.requests} per ${rate.seconds} s`;
+  /** Sign-in and sign-up: public, and held to a rate per client address before the body is read. */
+  const entryOptions = (entry: AnonymousEntry, rate: PlanRate) => ({
+    config: { public: true },
+    onRequest: anonymousEntryGate(ctx.rateLimiter, rate, entry, refusals),
+    bodyLimit: BODY_LIMITS.signIn,
+  });
+  /** The browser keeps the session the account was entered with; the answer names the account. */
+  const signedInAs = (request: FastifyRequest, reply: FastifyReply, { user, session }: Entered) => {
+    setSessionCookies(request, reply, session);
+    return { email: user.email };
+  };
   app.get(
     '/api/session',
     {
@@ -59,61 +95,70 @@ export async function sessionRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           email: user?.email ?? null,
           signup_open: ctx.signIn.signupOpen,
           chains,
-          webhook_types: Object.fromEntries(chains.map((chain) => [chain, [...WEBHOOK_RULES[chain].types]])),
+          webhook_types: Object.fromEntries(chains.map((chain) => [chain, [...webhookRules(chain).types]])),
         },
         'Session fetched',
       );
     },
   );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/api/session',
     {
-      config: { public: true },
+      ...entryOptions('sign-in', signInRate),
       schema: routeSchema({
         summary: 'Sign in to the dashboard',
-        description: `${SESSION_SET} Five wrong passwords for an email within 15 minutes lock its sign-in (429 with Retry-After), as wallet passwords are.`,
+        description: `${SESSION_SET} ${JSON_BODY} Five wrong passwords for an email within 15 minutes lock its sign-in (429 with Retry-After), as wallet passwords are. One client address may sign in ${per(signInRate)} (SIGN_IN_RATE_PER_CLIENT).`,
         tags,
         public: true,
         body: Credentials,
         data: SignedIn,
-        errors: [401, 429],
+        errors: [401, 415, 429],
         because: {
           401: WRONG_SIGN_IN,
-          429: 'Too many wrong passwords for this account; Retry-After says when',
+          415: JSON_ONLY,
+          429: `Too many wrong passwords for this account (\`Too many wrong passwords for this account; …\`), too many sign-ins from this client address (\`Too many sign-ins from this address; …\`), or ${KEY_QUEUE_FULL}`,
         },
       }),
     },
     async (request, reply) => {
-      const { user, session } = await ctx.signIn.signIn(request.body.email, request.body.password);
-      setSessionCookies(request, reply, session);
-      return sendOk(reply, { email: user.email }, 'Signed in');
+      const entered = await ctx.signIn.signIn(
+        request.body.email,
+        request.body.password,
+        clientGoneSignal(reply),
+      );
+      return sendOk(reply, signedInAs(request, reply, entered), 'Signed in');
     },
   );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/api/session/signup',
     {
-      config: { public: true },
+      ...entryOptions('sign-up', signUpRate),
       schema: routeSchema({
         summary: 'Create a dashboard account and sign in',
-        description: `Open when DASHBOARD_SIGNUP=open (the sandbox); closed by default. The account gets the default plan. ${SESSION_SET}`,
+        description: `Open when DASHBOARD_SIGNUP=open (the sandbox); closed by default. The account gets the default plan. ${SESSION_SET} ${JSON_BODY} One client address may sign up ${per(signUpRate)} (SIGN_UP_RATE_PER_CLIENT).`,
         tags,
         public: true,
         body: NewAccount,
         data: SignedIn,
         status: 201,
-        errors: [403, 409],
+        errors: [403, 409, 415, 429],
         because: {
           403: 'Sign-up is closed: an administrator creates accounts',
-          409: 'The email has an account',
+          409: EMAIL_TAKEN,
+          415: JSON_ONLY,
+          429: `Too many sign-ups from this client address (\`Too many sign-ups from this address; …\`), or ${KEY_QUEUE_FULL}`,
         },
       }),
     },
     async (request, reply) => {
-      const { user, session } = await ctx.signIn.signUp(request.body.email, request.body.password);
-      setSessionCookies(request, reply, session);
-      return sendOk(reply, { email: user.email }, 'Signed up', 201);
+      const entered = await ctx.signIn.signUp(
+        request.body.email,
+        request.body.password,
+        clientGoneSignal(reply),
+      );
+      return sendOk(reply, signedInAs(request, reply, entered), 'Signed up', 201);
     },
   );
 
@@ -136,4 +181,4 @@ export async function sessionRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       return sendOk(reply, [], 'Signed out');
     },
   );
-}
+};

@@ -1,87 +1,45 @@
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.ts';
-import { isServedChain, SERVED_CHAINS } from '../../chains/families.ts';
+import { isServedChain, servedChains } from '../../chains/families.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../../chains/registry.ts';
-import type { ChainName } from '../../chains/types.ts';
+import type { ChainName, Network } from '../../chains/types.ts';
 import { ApiError } from '../../errors.ts';
-import { WEBHOOK_RULES } from '../../webhooks/chain-rules.ts';
+import { toJsonText } from '../../json/json-text.ts';
+import { webhookRules } from '../../webhooks/chain-rules.ts';
 import { retryFailedNotification } from '../../webhooks/delivery-commands.ts';
-import { toJsonText } from '../../webhooks/json-text.ts';
-import { MAX_CONFIRMATIONS, MAX_URL_LENGTH, type WebhookInput } from '../../webhooks/subscriptions.ts';
+import { type WebhookInput, webhookInputSchema } from '../../webhooks/webhook-input.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
 import { routeSchema } from '../route-schema.ts';
 
 const tags = ['webhooks'];
-/** The chains served; any other name answers 404 `Unsupported blockchain` before validation. */
-const Chain = Type.String({
-  enum: SERVED_CHAINS,
-  description: 'A chain this gateway serves; any other answers 404 `Unsupported blockchain`',
-});
-const ChainParam = Type.Object({ chain: Chain });
-const IdParams = Type.Object({ chain: Chain, id: Type.String({ description: 'Webhook id (uuid)' }) });
 const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
-/** Optional fields may also be sent empty, which means not given (as form posts send them). */
-const EMPTY_MEANS_ABSENT = 'Empty means not given.';
 
-const TYPES_BY_CHAIN = SERVED_CHAINS.map((chain) => `\`${chain}\`: ${WEBHOOK_RULES[chain].types.join(', ')}`);
-const filterAddress = (role: string) =>
-  Type.Optional(
-    Type.String({
-      maxLength: 128,
-      description: `${role}, an address of the chain (EVM: 0x, EIP-55 when mixed case). ${EMPTY_MEANS_ABSENT}`,
-    }),
+/** The schemas that name the served chains, built with the routes (the chains are known by then). */
+function chainSchemas() {
+  /** The chains served; any other name answers 404 `Unsupported blockchain` before validation. */
+  const Chain = Type.String({
+    enum: servedChains(),
+    description: 'A chain this gateway serves; any other answers 404 `Unsupported blockchain`',
+  });
+  const ChainParam = Type.Object({ chain: Chain });
+  const IdParams = Type.Object({ chain: Chain, id: Type.String({ description: 'Webhook id (uuid)' }) });
+  const WebhookBody = webhookInputSchema(
+    servedChains().map((chain) => `\`${chain}\`: ${webhookRules(chain).types.join(', ')}`),
   );
-
-const WebhookBody = Type.Object({
-  url: Type.String({
-    minLength: 1,
-    maxLength: MAX_URL_LENGTH,
-    description: 'http(s) URL that receives the notifications; private and local addresses are refused',
-  }),
-  from: filterAddress('Sender'),
-  to: filterAddress('Receiver'),
-  contractaddress: filterAddress('Token contract'),
-  token_id: Type.Optional(
-    Type.Union([Type.String({ pattern: '^[0-9A-Za-z._-]{0,80}$' }), Type.Integer({ minimum: 0 })], {
-      description: `Token id (TRC10 asset id, NFT id). ${EMPTY_MEANS_ABSENT}`,
+  /** The spec's chain-less form names its chain in the body. */
+  const ChainlessWebhookBody = Type.Intersect([
+    WebhookBody,
+    Type.Object({
+      blockchain: Type.Optional(
+        Type.String({ ...Chain, description: `Any case; default \`tron\`. ${Chain.description}` }),
+      ),
     }),
-  ),
-  type: Type.Optional(
-    Type.String({
-      maxLength: 16,
-      description: `Transfer type, any case, per chain: ${TYPES_BY_CHAIN.join('; ')}. ${EMPTY_MEANS_ABSENT}`,
-    }),
-  ),
-  confirmations: Type.Optional(
-    Type.Union(
-      [
-        Type.Integer({ minimum: 0, maximum: MAX_CONFIRMATIONS }),
-        Type.String({ pattern: `^([0-9]{0,3}|${MAX_CONFIRMATIONS})$` }),
-      ],
-      { description: `Blocks deep before notifying, 0 to ${MAX_CONFIRMATIONS} (default 0: on inclusion)` },
-    ),
-  ),
-  notify_reverted: Type.Optional(
-    Type.Union([Type.Boolean(), Type.String({ enum: ['true', 'false', '1', '0', ''] })], {
-      description: 'Also notify when a notified transfer leaves the chain in a reorg (default false)',
-    }),
-  ),
-  notify_pending: Type.Optional(
-    Type.Union([Type.Boolean(), Type.String({ enum: ['true', 'false', '1', '0', ''] })], {
-      description:
-        'Also notify (event `pending`, `blocknumber` null) when a matching transfer is first seen unconfirmed, on chains with a mempool (Bitcoin); the `transfer` notification follows once it confirms. Default false; elsewhere 422.',
-    }),
-  ),
-  retry: Type.Optional(
-    Type.String({
-      enum: ['none', 'backoff', ''],
-      description:
-        '`none` (default, as Chaingateway: a failed notification waits for a manual retry) or `backoff` (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; `Retry-After` honoured)',
-    }),
-  ),
-});
+  ]);
+  return { Chain, ChainParam, IdParams, WebhookBody, ChainlessWebhookBody };
+}
 
 const WebhookOut = Type.Object({
   id: Type.String(),
@@ -109,7 +67,10 @@ const WebhookOut = Type.Object({
 const NotificationOut = Type.Object({
   id: Type.String(),
   webhook_id: Type.String(),
-  event: Type.String({ description: 'transfer or reverted' }),
+  event: Type.String({
+    description:
+      'transfer, reverted, pending, or dropped (a send of yours answered 201 that will never be mined)',
+  }),
   txid: Type.String(),
   type: Type.String(),
   contractaddress: Nullable(Type.String()),
@@ -118,7 +79,7 @@ const NotificationOut = Type.Object({
   tokenid: Nullable(Type.String()),
   amount: Type.Number({
     description:
-      "In the asset's units, exactly as the receiver got it: the literal may hold more digits than a double (0.123456789012345678); read it with a decimal-aware JSON parser, or use amount_raw",
+      "In the asset's units with every decimal of the asset (12.500000 of a 6-decimal token), exactly as the receiver got it: the literal may hold more digits than a double (0.123456789012345678); read it with a decimal-aware JSON parser, or use amount_raw",
   }),
   amount_raw: Type.String({
     description: 'Base units (wei, sun, token units) as an integer string: use it for accounting',
@@ -168,66 +129,62 @@ async function resolveBodyChain(request: FastifyRequest): Promise<void> {
  * Webhook subscriptions and their notification log for every chain, under `/api/v2/{chain}/webhooks`,
  * plus the spec's chain-less `POST /api/v2/webhooks` (Tron unless `blockchain` says otherwise).
  */
-export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { webhooks, notificationLog } = ctx;
-  const createSchema = (summary: string, withBlockchain: boolean) =>
+  const { Chain, ChainParam, IdParams, WebhookBody, ChainlessWebhookBody } = chainSchemas();
+  const createSchema = <Params extends TSchema | undefined, Body extends TSchema>(
+    summary: string,
+    params: Params,
+    body: Body,
+  ) =>
     routeSchema({
       summary,
       description:
         'At least one of from, to, contractaddress, token_id is required; addresses are checked for the chain. Counts against the webhooks quota (422 when full).',
       tags,
-      ...(withBlockchain ? {} : { params: ChainParam }),
-      body: withBlockchain
-        ? Type.Intersect([
-            WebhookBody,
-            Type.Object({
-              blockchain: Type.Optional(
-                Type.String({ ...Chain, description: `Any case; default \`tron\`. ${Chain.description}` }),
-              ),
-            }),
-          ])
-        : WebhookBody,
+      params,
+      body,
       data: Created,
       status: 201,
       errors: [404],
     });
+  /** A new subscription of the caller on the chain and network, answered with its id and secret. */
+  const subscribe = async (
+    request: { userId: string; network: Network; body: WebhookInput },
+    reply: FastifyReply,
+    chain: ChainName,
+  ) =>
+    sendOk(
+      reply,
+      await webhooks.create(request.userId, chain, request.network, request.body),
+      'Webhook created',
+      201,
+    );
 
-  app.post<{ Params: { chain: string }; Body: WebhookInput }>(
+  app.post(
     '/api/v2/:chain/webhooks',
-    { schema: createSchema('Subscribe to matching transfers', false) },
-    async (request, reply) => {
-      const chain = chainOf(request.params.chain);
-      return sendOk(
-        reply,
-        await webhooks.create(request.userId, chain, request.network, request.body),
-        'Webhook created',
-        201,
-      );
-    },
+    { schema: createSchema('Subscribe to matching transfers', ChainParam, WebhookBody) },
+    async (request, reply) => subscribe(request, reply, chainOf(request.params.chain)),
   );
 
-  app.post<{ Body: WebhookInput & { blockchain?: string } }>(
+  app.post(
     '/api/v2/webhooks',
     {
       preValidation: resolveBodyChain,
       schema: createSchema(
         "Subscribe (the spec's chain-less form: Tron unless `blockchain` names another chain)",
-        true,
+        undefined,
+        ChainlessWebhookBody,
       ),
     },
     async (request, reply) => {
       const chain = chainOf(request.body.blockchain ?? 'tron');
       ctx.registry.get(chain, request.network);
-      return sendOk(
-        reply,
-        await webhooks.create(request.userId, chain, request.network, request.body),
-        'Webhook created',
-        201,
-      );
+      return subscribe(request, reply, chain);
     },
   );
 
-  app.get<{ Params: { chain: string } }>(
+  app.get(
     '/api/v2/:chain/webhooks',
     {
       schema: routeSchema({
@@ -260,25 +217,41 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     }),
   });
   for (const failedOnly of [false, true]) {
-    app.get<{ Params: { chain: string }; Querystring: { page: number } }>(
+    app.get(
       `/api/v2/:chain/webhooks/notifications${failedOnly ? '/failed' : ''}`,
       notificationsPage(failedOnly),
       async (request, reply) => {
+        const chain = chainOf(request.params.chain);
         const page = await notificationLog.list(
           request.userId,
-          chainOf(request.params.chain),
+          chain,
           request.network,
-          request.query.page,
+          request.query.page ?? 1,
           failedOnly,
         );
         // The schema's serializer would write `amount` as a double; this writes its exact literal.
         reply.type('application/json; charset=utf-8').serializer(toJsonText);
-        return sendPage(request, reply, page, 'Notifications fetched');
+        const path = `/api/v2/${chain}/webhooks/notifications${failedOnly ? '/failed' : ''}`;
+        return sendPage(path, reply, page, 'Notifications fetched');
       },
     );
   }
 
-  app.post<{ Params: { chain: string; id: string } }>(
+  /** The schema of an operation on the one webhook (or notification) its path names. */
+  const oneWebhook = (summary: string, data: TSchema, description?: string) =>
+    routeSchema({
+      summary,
+      ...(description === undefined ? {} : { description }),
+      tags,
+      params: IdParams,
+      data,
+      errors: [404],
+    });
+  /** What the path names, as the service's calls take it: the caller, the chain, the network, the id. */
+  const named = (request: { userId: string; network: Network; params: Static<typeof IdParams> }) =>
+    [request.userId, chainOf(request.params.chain), request.network, request.params.id] as const;
+
+  app.post(
     '/api/v2/:chain/webhooks/notifications/:id/retry',
     {
       schema: routeSchema({
@@ -291,38 +264,18 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       }),
     },
     async (request, reply) => {
-      const id = await retryFailedNotification(
-        ctx.store,
-        ctx.outbox,
-        request.userId,
-        chainOf(request.params.chain),
-        request.network,
-        request.params.id,
-      );
+      const id = await retryFailedNotification(ctx.store, ctx.outbox, ...named(request));
       return sendOk(reply, { id, status: 'pending' }, 'Notification queued for delivery');
     },
   );
 
-  app.get<{ Params: { chain: string; id: string } }>(
+  app.get(
     '/api/v2/:chain/webhooks/:id',
-    {
-      schema: routeSchema({
-        summary: 'One webhook',
-        tags,
-        params: IdParams,
-        data: WebhookOut,
-        errors: [404],
-      }),
-    },
-    async (request, reply) =>
-      sendOk(
-        reply,
-        await webhooks.get(request.userId, chainOf(request.params.chain), request.network, request.params.id),
-        'Webhook fetched',
-      ),
+    { schema: oneWebhook('One webhook', WebhookOut) },
+    async (request, reply) => sendOk(reply, await webhooks.get(...named(request)), 'Webhook fetched'),
   );
 
-  app.put<{ Params: { chain: string; id: string }; Body: WebhookInput }>(
+  app.put(
     '/api/v2/:chain/webhooks/:id',
     {
       schema: routeSchema({
@@ -335,91 +288,42 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       }),
     },
     async (request, reply) =>
-      sendOk(
-        reply,
-        await webhooks.update(
-          request.userId,
-          chainOf(request.params.chain),
-          request.network,
-          request.params.id,
-          request.body,
-        ),
-        'Webhook updated',
-      ),
+      sendOk(reply, await webhooks.update(...named(request), request.body), 'Webhook updated'),
   );
 
-  app.delete<{ Params: { chain: string; id: string } }>(
+  app.delete(
     '/api/v2/:chain/webhooks/:id',
-    {
-      schema: routeSchema({
-        summary: 'Delete a webhook (frees webhook quota)',
-        tags,
-        params: IdParams,
-        data: Type.Array(Type.Never()),
-        errors: [404],
-      }),
-    },
+    { schema: oneWebhook('Delete a webhook (frees webhook quota)', Type.Array(Type.Never())) },
     async (request, reply) => {
-      await webhooks.remove(
-        request.userId,
-        chainOf(request.params.chain),
-        request.network,
-        request.params.id,
-      );
+      await webhooks.remove(...named(request));
       return sendOk(reply, [], 'Webhook deleted');
     },
   );
 
-  app.get<{ Params: { chain: string; id: string } }>(
+  app.get(
     '/api/v2/:chain/webhooks/:id/secret',
     {
-      schema: routeSchema({
-        summary: "The webhook's current signing secret (whsec_...)",
-        description: 'What verifies webhook-signature and X-Signature now; after a rotation, the new one.',
-        tags,
-        params: IdParams,
-        data: Type.Object({ secret: Type.String() }),
-        errors: [404],
-      }),
-    },
-    async (request, reply) =>
-      sendOk(
-        reply,
-        await webhooks.secret(
-          request.userId,
-          chainOf(request.params.chain),
-          request.network,
-          request.params.id,
-        ),
-        'Secret fetched',
+      schema: oneWebhook(
+        "The webhook's current signing secret (whsec_...)",
+        Type.Object({ secret: Type.String() }),
+        'What verifies webhook-signature and X-Signature now; after a rotation, the new one.',
       ),
+    },
+    async (request, reply) => sendOk(reply, await webhooks.secret(...named(request)), 'Secret fetched'),
   );
 
-  app.post<{ Params: { chain: string; id: string } }>(
+  app.post(
     '/api/v2/:chain/webhooks/:id/rotate-secret',
     {
-      schema: routeSchema({
-        summary: 'A new signing secret; the previous one keeps signing beside it for 24 hours',
-        tags,
-        params: IdParams,
-        data: Type.Object({
+      schema: oneWebhook(
+        'A new signing secret; the previous one keeps signing beside it for 24 hours',
+        Type.Object({
           webhook: Type.String(),
           secret: Type.String(),
           previous_secret_valid_until: Type.String(),
         }),
-        errors: [404],
-      }),
-    },
-    async (request, reply) =>
-      sendOk(
-        reply,
-        await webhooks.rotateSecret(
-          request.userId,
-          chainOf(request.params.chain),
-          request.network,
-          request.params.id,
-        ),
-        'Secret rotated',
       ),
+    },
+    async (request, reply) => sendOk(reply, await webhooks.rotateSecret(...named(request)), 'Secret rotated'),
   );
-}
+};

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { createIndex } from './create-index.ts';
 
 /** Users, plans, subscriptions, API tokens and quota counters. */
 export const foundation: Migration = {
@@ -48,7 +49,7 @@ export const foundation: Migration = {
       .addColumn('last_used_at', 'text')
       .addColumn('revoked_at', 'text')
       .execute();
-    await db.schema.createIndex('api_tokens_user').on('api_tokens').column('user_id').execute();
+    await createIndex(db, 'api_tokens_user', 'api_tokens', ['user_id']);
 
     await db.schema
       .createTable('quota_usage')

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { createIndex } from './create-index.ts';
 
 /** Custodial addresses (keys sealed, or none kept for unsecure ones) and the history of sent transactions. */
 export const custody: Migration = {
@@ -45,10 +46,6 @@ export const custody: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('transactions_owner')
-      .on('transactions')
-      .columns(['user_id', 'blockchain', 'network', 'id'])
-      .execute();
+    await createIndex(db, 'transactions_owner', 'transactions', ['user_id', 'blockchain', 'network', 'id']);
   },
 };

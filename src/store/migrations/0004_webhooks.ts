@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { createIndex } from './create-index.ts';
 
 /**
  * Webhook subscriptions, the watchers' cursors and recent blocks, the outbox of notifications with their
@@ -35,16 +36,8 @@ export const webhooks: Migration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .addColumn('deleted_at', 'text')
       .execute();
-    await db.schema
-      .createIndex('webhooks_owner')
-      .on('webhooks')
-      .columns(['user_id', 'chain', 'network'])
-      .execute();
-    await db.schema
-      .createIndex('webhooks_changes')
-      .on('webhooks')
-      .columns(['chain', 'network', 'change_version'])
-      .execute();
+    await createIndex(db, 'webhooks_owner', 'webhooks', ['user_id', 'chain', 'network']);
+    await createIndex(db, 'webhooks_changes', 'webhooks', ['chain', 'network', 'change_version']);
 
     await db.schema
       .createTable('watch_versions')
@@ -104,27 +97,16 @@ export const webhooks: Migration = {
       .execute();
     // One notification per subscription, transfer, event and block: a replayed block never sends twice,
     // while a transfer re-included in another block after a reorg is a new event.
-    await db.schema
-      .createIndex('notifications_once')
-      .on('notifications')
-      .columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash'])
-      .unique()
-      .execute();
-    await db.schema
-      .createIndex('notifications_due')
-      .on('notifications')
-      .columns(['status', 'next_attempt_at'])
-      .execute();
-    await db.schema
-      .createIndex('notifications_owner')
-      .on('notifications')
-      .columns(['user_id', 'chain', 'network', 'status', 'created_at'])
-      .execute();
-    await db.schema
-      .createIndex('notifications_block')
-      .on('notifications')
-      .columns(['chain', 'network', 'block_number'])
-      .execute();
+    await notificationsOnce(db).execute();
+    await createIndex(db, 'notifications_due', 'notifications', ['status', 'next_attempt_at']);
+    await createIndex(db, 'notifications_owner', 'notifications', [
+      'user_id',
+      'chain',
+      'network',
+      'status',
+      'created_at',
+    ]);
+    await createIndex(db, 'notifications_block', 'notifications', ['chain', 'network', 'block_number']);
 
     await db.schema
       .createTable('notification_attempts')
@@ -138,11 +120,7 @@ export const webhooks: Migration = {
       .addColumn('response_body', 'text')
       .addColumn('error', 'text')
       .execute();
-    await db.schema
-      .createIndex('notification_attempts_of')
-      .on('notification_attempts')
-      .column('notification_id')
-      .execute();
+    await createIndex(db, 'notification_attempts_of', 'notification_attempts', ['notification_id']);
 
     /** Matched transfers waiting for their subscription's confirmations. */
     await db.schema
@@ -156,11 +134,7 @@ export const webhooks: Migration = {
       .addColumn('ready_at_block', 'bigint', (c) => c.notNull())
       .addColumn('event', 'text', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('pending_events_ready')
-      .on('pending_events')
-      .columns(['chain', 'network', 'ready_at_block'])
-      .execute();
+    await createIndex(db, 'pending_events_ready', 'pending_events', ['chain', 'network', 'ready_at_block']);
 
     /** Leases: one watcher per (chain, network) across all gateway instances. */
     await db.schema
@@ -171,3 +145,15 @@ export const webhooks: Migration = {
       .execute();
   },
 };
+
+/**
+ * The once-only index of notifications as this migration makes it; 0010 narrows it to live transfers, and
+ * its `down` puts this one back.
+ */
+export function notificationsOnce(db: Kysely<unknown>) {
+  return db.schema
+    .createIndex('notifications_once')
+    .on('notifications')
+    .columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash'])
+    .unique();
+}

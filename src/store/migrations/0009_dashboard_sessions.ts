@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { createIndex } from './create-index.ts';
 
 /**
  * The dashboard's sign-in: a password per user (an scrypt hash; users the admin CLI made without one
@@ -21,7 +22,7 @@ export const dashboardSessions: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('sessions_by_user').on('sessions').column('user_id').execute();
+    await createIndex(db, 'sessions_by_user', 'sessions', ['user_id']);
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('sessions').execute();

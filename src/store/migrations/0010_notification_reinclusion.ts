@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { notificationsOnce } from './0004_webhooks.ts';
 
 /**
  * A transfer that a reorg removed and the new chain includes again is notified again, even in the very
@@ -32,13 +33,7 @@ export const notificationReinclusion: Migration = {
     `.execute(db);
     await db.schema.dropIndex('notifications_once').execute();
     // One live notification per subscription, transfer, event and block: a replayed block adds nothing.
-    await db.schema
-      .createIndex('notifications_once')
-      .on('notifications')
-      .columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash'])
-      .unique()
-      .where(sql<boolean>`event <> 'reverted' and left_chain_at is null`)
-      .execute();
+    await notificationsOnce(db).where(sql<boolean>`event <> 'reverted' and left_chain_at is null`).execute();
     await db.schema
       .createIndex('notifications_reverted_once')
       .on('notifications')
@@ -49,12 +44,7 @@ export const notificationReinclusion: Migration = {
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('notifications_reverted_once').execute();
     await db.schema.dropIndex('notifications_once').execute();
-    await db.schema
-      .createIndex('notifications_once')
-      .on('notifications')
-      .columns(['webhook_id', 'txid', 'log_index', 'event', 'block_hash'])
-      .unique()
-      .execute();
+    await notificationsOnce(db).execute();
     await db.schema.alterTable('notifications').dropColumn('reverts_id').execute();
     await db.schema.alterTable('notifications').dropColumn('left_chain_at').execute();
   },

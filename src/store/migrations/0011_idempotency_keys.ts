@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { createIndex } from './create-index.ts';
 
 /**
  * Idempotency keys (src/services/idempotency-keys.ts): one row per user and key, claimed by the request
@@ -31,17 +32,9 @@ export const idempotencyKeys: Migration = {
       .addColumn('expires_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])
       .execute();
-    await db.schema
-      .createIndex('idempotency_keys_by_expiry')
-      .on('idempotency_keys')
-      .column('expires_at')
-      .execute();
+    await createIndex(db, 'idempotency_keys_by_expiry', 'idempotency_keys', ['expires_at']);
     await db.schema.alterTable('transactions').addColumn('idempotency_id', 'text').execute();
-    await db.schema
-      .createIndex('transactions_by_idempotency_id')
-      .on('transactions')
-      .column('idempotency_id')
-      .execute();
+    await createIndex(db, 'transactions_by_idempotency_id', 'transactions', ['idempotency_id']);
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('transactions_by_idempotency_id').execute();

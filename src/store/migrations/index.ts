@@ -1,7 +1,6 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation.ts';
 import { custody } from './0002_custody.ts';
-import { evmNonces } from './0003_evm_nonces.ts';
 import { webhooks } from './0004_webhooks.ts';
 import { passwordThrottle } from './0005_password_throttle.ts';
 import { userNumbers } from './0006_user_numbers.ts';
@@ -11,12 +10,18 @@ import { dashboardSessions } from './0009_dashboard_sessions.ts';
 import { notificationReinclusion } from './0010_notification_reinclusion.ts';
 import { idempotencyKeys } from './0011_idempotency_keys.ts';
 import { planRates } from './0012_plan_rates.ts';
+import { unsettledSends } from './0013_unsettled_sends.ts';
 
-/** Every migration, in order. One set serves SQLite and Postgres. Names never change once released. */
-export const migrations: Record<string, Migration> = {
+export type Migrations = Readonly<Record<string, Migration>>;
+
+/**
+ * The shared tables' migrations. One set serves SQLite and Postgres. Names never change once released.
+ * The families bring their own tables' migrations (`FamilyModule.migrations`), numbered in the same
+ * sequence: the numbers missing here (0003, 0014 ...) are theirs.
+ */
+export const sharedMigrations: Migrations = {
   '0001_foundation': foundation,
   '0002_custody': custody,
-  '0003_evm_nonces': evmNonces,
   '0004_webhooks': webhooks,
   '0005_password_throttle': passwordThrottle,
   '0006_user_numbers': userNumbers,
@@ -26,4 +31,20 @@ export const migrations: Record<string, Migration> = {
   '0010_notification_reinclusion': notificationReinclusion,
   '0011_idempotency_keys': idempotencyKeys,
   '0012_plan_rates': planRates,
+  '0013_unsettled_sends': unsettledSends,
 };
+
+/**
+ * One list of several sets, in name order, which is the order they run in (Kysely runs by name, and
+ * refuses a database that ran a name the list lacks, or that skipped one before its last). Throws for a
+ * name two sets both claim.
+ */
+export function migrationList(...sets: readonly Migrations[]): Migrations {
+  const entries = sets.flatMap((set) => Object.entries(set));
+  const names = new Set<string>();
+  for (const [name] of entries) {
+    if (names.has(name)) throw new Error(`migration ${name} is listed twice`);
+    names.add(name);
+  }
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -160,10 +160,18 @@ describe('bitcoinAddressForm', () => {
   it('names a bad checksum that the pattern lets through', () => {
     const typo = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyv';
     expect(pattern.test(typo)).toBe(true);
-    expect(bitcoinAddressForm.fieldProblem('to', typo)).toBe(
+    expect(bitcoinAddressForm.fieldProblem('to', typo, 'mainnet', {})).toBe(
       'The to field must be a Bitcoin address with a valid checksum.',
     );
-    expect(bitcoinAddressForm.fieldProblem('to', bitcoinAddressForm.example)).toBeNull();
-    expect(bitcoinAddressForm.fieldProblem('to', 42)).toBeNull();
+    expect(bitcoinAddressForm.fieldProblem('to', bitcoinAddressForm.example, 'mainnet', {})).toBeNull();
+  });
+
+  it('names an address of the other network, without quoting it', () => {
+    const problem = bitcoinAddressForm.fieldProblem('to', bitcoinAddressForm.example, 'testnet', {});
+    expect(problem).toBe('The to field is a Bitcoin mainnet address, not one of testnet.');
+    const regtest = { BITCOIN_TESTNET_NETWORK: 'regtest' };
+    expect(bitcoinAddressForm.fieldProblem('to', bitcoinAddressForm.example, 'testnet', regtest)).toBe(
+      'The to field is a Bitcoin mainnet address, not one of regtest.',
+    );
   });
 });

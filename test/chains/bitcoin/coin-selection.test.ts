@@ -183,6 +183,26 @@ describe('selectCoins', () => {
     expect(selection.change).toBe(2_000_000n - 1_000_000n - 282n);
   });
 
+  it("adds an unconfirmed coin's ancestor fee to the fee, and counts it against the coin's worth", () => {
+    const parentShortfall = 500n;
+    const unconfirmed = { ...coin(2_000_000n, 7), ancestorFee: parentShortfall };
+    const req = { ...request([], 1_000_000n, 2000n), coins: [unconfirmed] };
+    const selection = selectCoins(req);
+    expect(selection.fee).toBe(282n + parentShortfall);
+    expect(selection.change).toBe(2_000_000n - 1_000_000n - 282n - parentShortfall);
+    const sendAll = selectCoins({
+      ...req,
+      payment: { ...req.payment, value: 2_000_000n },
+      subtractFee: true,
+    });
+    expect(sendAll.outputs[0]!.value).toBe(2_000_000n - feeFor(sendAll.vsize, 2000n) - parentShortfall);
+    // A coin whose ancestors lack more than it is worth is not spent.
+    const worthless = { ...coin(1_000n, 8), ancestorFee: 900n };
+    expect(() =>
+      selectCoins({ ...req, coins: [worthless], payment: { ...req.payment, value: 300n } }),
+    ).toThrow(InsufficientFundsError);
+  });
+
   it('spends an exact match without change', () => {
     // Coin 10 000 at 1 sat/vB: 68 for the input, 43 for the rest (10 + 1 marker + 31 payment + 1 rounding).
     const fixed = feeFor(transactionVsize(1, [RECIPIENTS[0]!]) - inputVbytes, 1000n);

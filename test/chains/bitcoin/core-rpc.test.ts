@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BitcoinAnswerError } from '../../../src/chains/bitcoin/answer-reader.ts';
 import { BroadcastRefusedError } from '../../../src/chains/bitcoin/backend.ts';
 import { CoreRpcBackend, CoreRpcError } from '../../../src/chains/bitcoin/core-rpc.ts';
@@ -17,12 +17,9 @@ import {
   startCoreNode,
   txid,
 } from './core-node.ts';
-import { clientOf, type NodeServer, startNodeServer, text } from './node-server.ts';
+import { clientOf, closedAfterEachTest, type NodeServer, startNodeServer, text } from './node-server.ts';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
+const open = closedAfterEachTest();
 
 /** A backend over a Core node answering with `handler`; the client retries twice, so a retried error shows. */
 async function core(

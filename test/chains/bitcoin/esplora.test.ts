@@ -1,16 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BitcoinAnswerError } from '../../../src/chains/bitcoin/answer-reader.ts';
 import { BroadcastRefusedError } from '../../../src/chains/bitcoin/backend.ts';
 import { EsploraBackend } from '../../../src/chains/bitcoin/esplora.ts';
 import { NodeError, NodeUnavailableError } from '../../../src/chains/node-client.ts';
 import {
   clientOf,
+  closedAfterEachTest,
   ESPLORA,
   type Hit,
   json,
-  type NodeServer,
   type Reply,
-  startNodeServer,
+  startEsploraServer,
   text,
 } from './node-server.ts';
 
@@ -22,17 +22,12 @@ const BLOCK_HASH = BLOCK['id'] as string;
 const TXID = TX['txid'] as string;
 const ADDRESS = 'bc1qjj09853tfpztjgrk4jeyzj4ml59fv9cmslv3c4gxxf57u0k3kxmqllx29y';
 
-const servers: NodeServer[] = [];
-const clients: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all([...clients.splice(0).map((c) => c.close()), ...servers.splice(0).map((s) => s.close())]);
-});
+const open = closedAfterEachTest();
 
 async function esplora(route: (hit: Hit) => Reply | undefined, retries = 0) {
-  const server = await startNodeServer((hit) => route(hit) ?? text('not served', 404));
-  servers.push(server);
+  const server = await startEsploraServer(open, route);
   const client = clientOf(server.url, 'mainnet', retries);
-  clients.push(client);
+  open.push(client);
   return { backend: new EsploraBackend(client), server };
 }
 

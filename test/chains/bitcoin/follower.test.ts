@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BitcoinAdapter, bitcoinAdapterFactory } from '../../../src/chains/bitcoin/adapter.ts';
 import type { BitcoinTx } from '../../../src/chains/bitcoin/backend.ts';
 import { transfersOf } from '../../../src/chains/bitcoin/block-transfers.ts';
@@ -11,35 +11,17 @@ import { BITCOIN_NETWORKS } from '../../../src/chains/bitcoin/networks.ts';
 import { bitcoinHeadProbe, bitcoinNetworkProbe } from '../../../src/chains/bitcoin/probe.ts';
 import type { Env } from '../../../src/config/setting.ts';
 import { BLOCK_HASH, block, coinbaseTx, PARENT_HASH, paymentTx, startCoreNode, txid } from './core-node.ts';
-import {
-  clientOf,
-  ESPLORA,
-  type Hit,
-  json,
-  type NodeServer,
-  type Reply,
-  startNodeServer,
-  text,
-} from './node-server.ts';
+import { clientOf, closedAfterEachTest, ESPLORA, json, startEsploraServer, text } from './node-server.ts';
 
 const TX = ESPLORA['GET /tx/:txid']!['response'] as Record<string, unknown>;
 const BLOCK = ESPLORA['GET /block/:hash']!['response'] as Record<string, unknown>;
 const SENDER = 'bc1qy4a6r67fs7p3m05wu4syry5zfqaldpvg8vsqzz';
 const RECEIVER = 'bc1qjj09853tfpztjgrk4jeyzj4ml59fv9cmslv3c4gxxf57u0k3kxmqllx29y';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-});
-
-async function esploraServer(route: (hit: Hit) => Reply | undefined): Promise<NodeServer> {
-  const server = await startNodeServer((hit) => route(hit) ?? text('not served', 404));
-  open.push(server);
-  return server;
-}
+const open = closedAfterEachTest();
 
 async function esploraTx(): Promise<BitcoinTx> {
-  const server = await esploraServer(() => json(TX));
+  const server = await startEsploraServer(open, () => json(TX));
   const client = clientOf(server.url);
   open.push(client);
   const tx = await new EsploraBackend(client).transaction(TX['txid'] as string);
@@ -220,7 +202,7 @@ describe('BitcoinAdapter', () => {
   });
 
   it('reads its block number over the backend', async () => {
-    const server = await esploraServer((hit) =>
+    const server = await startEsploraServer(open, (hit) =>
       hit.path === '/blocks/tip/height' ? text('875630') : undefined,
     );
     const adapter = bitcoinAdapterFactory(context('mainnet', {}, server.url));
@@ -232,7 +214,7 @@ describe('BitcoinAdapter', () => {
 
 describe('Bitcoin probes', () => {
   async function esploraGenesis(genesis: string) {
-    const server = await esploraServer((hit) => {
+    const server = await startEsploraServer(open, (hit) => {
       if (hit.path === '/block-height/0') return text(genesis);
       if (hit.path === '/blocks/tip/height') return text(String(BLOCK['height']));
     });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { NodeClient } from '../../../src/chains/node-client.ts';
 
 export interface Hit {
@@ -64,6 +65,29 @@ export async function startNodeServer(route: Route): Promise<NodeServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/** A list of what a test opens (servers, clients): whatever is pushed on it is closed after the test. */
+export function closedAfterEachTest(): Closable[] {
+  const open: Closable[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  return open;
+}
+
+/** An Esplora stand-in answering what `route` knows and 404 `not served` to the rest; closed with `open`. */
+export async function startEsploraServer(
+  open: Closable[],
+  route: (hit: Hit) => Reply | undefined,
+): Promise<NodeServer> {
+  const server = await startNodeServer((hit) => route(hit) ?? text('not served', 404));
+  open.push(server);
+  return server;
 }
 
 /** A client of the server alone; no retries, so a refused call is seen once. */

@@ -4,17 +4,18 @@ import { createPublicClient, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
 import {
-  EVM_CHAINS,
   type EvmAdapter,
   EvmChainMismatchError,
-  type EvmChainName,
   EvmContractError,
   EvmInputError,
   EvmInsufficientFundsError,
   EvmRevertError,
+  type EvmTxOverrides,
+  evmChain,
   evmFamily,
   recoverSender,
 } from '../../../src/chains/evm/index.ts';
+import type { ChainName } from '../../../src/chains/types.ts';
 import { devnetAdapter } from './helpers.ts';
 
 const GWEI = 1_000_000_000n;
@@ -31,10 +32,10 @@ async function mined(adapter: EvmAdapter, hash: string): Promise<Receipt> {
   throw new Error(`${hash} not mined`);
 }
 
-describe.each(['ethereum', 'bsc', 'polygon', 'arbitrum'] as EvmChainName[])(
+describe.each(['ethereum', 'bsc', 'polygon', 'arbitrum'] as ChainName[])(
   'EvmAdapter on %s (real anvil)',
   (chain) => {
-    const config = EVM_CHAINS[chain];
+    const config = evmChain(chain);
     let devnet: EvmDevnet;
     let adapter: EvmAdapter;
 
@@ -220,20 +221,18 @@ describe.each(['ethereum', 'bsc', 'polygon', 'arbitrum'] as EvmChainName[])(
         nonce: 1,
       });
 
-      const tipOnly = await adapter.buildTransfer(sender.address, recipient, 3n, {
-        maxPriorityFeePerGas: 26n * GWEI,
-        nonce: 2,
-      });
-      if (tipOnly.type !== 'eip1559') throw new Error('expected EIP-1559');
+      /** A transfer given one of the two EIP-1559 fees: the build must be EIP-1559 and fill in the other. */
+      const oneFeeGiven = async (amount: bigint, fees: EvmTxOverrides) => {
+        const tx = await adapter.buildTransfer(sender.address, recipient, amount, fees);
+        if (tx.type !== 'eip1559') throw new Error('expected EIP-1559');
+        return tx;
+      };
+      const tipOnly = await oneFeeGiven(3n, { maxPriorityFeePerGas: 26n * GWEI, nonce: 2 });
       expect(tipOnly.maxPriorityFeePerGas).toBe(26n * GWEI);
       // BSC's base fee is 0: the cap is the tip itself there.
       expect(tipOnly.maxFeePerGas).toBeGreaterThanOrEqual(26n * GWEI);
 
-      const capOnly = await adapter.buildTransfer(sender.address, recipient, 4n, {
-        maxFeePerGas: 95n * GWEI,
-        nonce: 3,
-      });
-      if (capOnly.type !== 'eip1559') throw new Error('expected EIP-1559');
+      const capOnly = await oneFeeGiven(4n, { maxFeePerGas: 95n * GWEI, nonce: 3 });
       expect(capOnly.maxFeePerGas).toBe(95n * GWEI);
       expect(capOnly.maxPriorityFeePerGas).toBeLessThanOrEqual(95n * GWEI);
 

@@ -4,12 +4,9 @@ import { encodeFunctionData, type Hex, parseAbi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
 import { TRANSFER_TOPIC } from '../../../src/chains/erc20-events.ts';
-import {
-  type EvmAdapter,
-  type EvmChainName,
-  EvmInvalidResponseError,
-} from '../../../src/chains/evm/index.ts';
+import { type EvmAdapter, EvmInvalidResponseError } from '../../../src/chains/evm/index.ts';
 import type { FollowedBlock } from '../../../src/chains/follower.ts';
+import type { ChainName } from '../../../src/chains/types.ts';
 import { startNodeFaultProxy } from '../../fault/node-fault-proxy.ts';
 import { devnetAdapter } from './helpers.ts';
 
@@ -268,7 +265,7 @@ describe.each([
   ['bsc', 'BNB', 'BEP20', 'BEP721'],
   ['polygon', 'POL', 'ERC20', 'ERC721'],
   ['arbitrum', 'ETH', 'ERC20', 'ERC721'],
-] as [EvmChainName, string, string, string][])(
+] as [ChainName, string, string, string][])(
   'followed block transfer types on %s',
   (chain, native, fungible, nft) => {
     let devnet: EvmDevnet;

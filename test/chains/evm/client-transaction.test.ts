@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type ClientTransaction,
   clientTransaction,
+  type EvmTxFields,
   unsignedTransaction,
 } from '../../../src/chains/evm/transactions.ts';
 import { decodeTransferCall } from '../../../src/chains/evm/transfer-calls.ts';
@@ -18,19 +19,33 @@ const TOKEN_ABI = parseAbi([
   'function safeTransferFrom(address from, address to, uint256 tokenId, bytes data)',
 ]);
 
-/** Both libraries' signatures of `tx` as it comes out of JSON. */
-async function signedByBoth(tx: ClientTransaction) {
+/** Fields without their two parties, one fee model at a time (Omit alone would merge the models). */
+type WithoutParties<Fields> = Fields extends unknown ? Omit<Fields, 'from' | 'to'> : never;
+
+/** A build from FROM to TO with the given fields, as the gateway makes it. */
+const builtTransfer = (fields: WithoutParties<EvmTxFields>) =>
+  unsignedTransaction({ from: FROM, to: TO, ...fields });
+
+/**
+ * Both libraries' signatures of `tx` as it comes out of JSON: they must be the same bytes, and sign what
+ * the build serialized.
+ */
+async function signedByBoth(tx: ClientTransaction, built: ReturnType<typeof unsignedTransaction>) {
   const json = JSON.parse(JSON.stringify(tx));
-  return Promise.all([new Wallet(KEY).signTransaction(json), privateKeyToAccount(KEY).signTransaction(json)]);
+  const [byEthers, byViem] = await Promise.all([
+    new Wallet(KEY).signTransaction(json),
+    privateKeyToAccount(KEY).signTransaction(json),
+  ]);
+  expect(byEthers).toBe(byViem);
+  expect(Transaction.from(byEthers).unsignedSerialized).toBe(built.serialized);
+  return byViem;
 }
 
 describe('clientTransaction', () => {
   it('keeps wei above 2^53 exact and signs into the serialized EIP-1559 transaction, zeros included', async () => {
-    const built = unsignedTransaction({
+    const built = builtTransfer({
       chainId: 42161,
-      from: FROM,
       nonce: 0,
-      to: TO,
       value: 2n ** 70n + 1n,
       data: '0x',
       gas: 21_000n,
@@ -51,17 +66,13 @@ describe('clientTransaction', () => {
       maxFeePerGas: '20000000',
       maxPriorityFeePerGas: 0,
     });
-    const [byEthers, byViem] = await signedByBoth(tx);
-    expect(byEthers).toBe(byViem);
-    expect(Transaction.from(byEthers).unsignedSerialized).toBe(built.serialized);
+    await signedByBoth(tx, built);
   });
 
   it('marks a legacy transaction type 0, so ethers does not sign it as EIP-2930; a zero price stays 0', async () => {
-    const built = unsignedTransaction({
+    const built = builtTransfer({
       chainId: 56,
-      from: FROM,
       nonce: 7,
-      to: TO,
       value: 0n,
       data: '0xcafe',
       gas: 60_000n,
@@ -70,11 +81,9 @@ describe('clientTransaction', () => {
     });
     const tx = clientTransaction(built);
     expect(tx).toMatchObject({ type: 0, value: 0, gasPrice: 0 });
-    const [byEthers, byViem] = await signedByBoth(tx);
-    expect(byEthers).toBe(byViem);
-    expect(Transaction.from(byEthers).type).toBe(0);
-    expect(Transaction.from(byEthers).unsignedSerialized).toBe(built.serialized);
-    expect(parseTransaction(byViem).chainId).toBe(56);
+    const signed = await signedByBoth(tx, built);
+    expect(Transaction.from(signed).type).toBe(0);
+    expect(parseTransaction(signed).chainId).toBe(56);
   });
 });
 

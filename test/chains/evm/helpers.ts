@@ -5,8 +5,9 @@ import path from 'node:path';
 import { type Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import type { NonceDialect } from '../../../src/chains/evm/index.ts';
-import { EvmAdapter, type EvmChainName } from '../../../src/chains/evm/index.ts';
-import { evmNonces } from '../../../src/store/migrations/0003_evm_nonces.ts';
+import { EvmAdapter } from '../../../src/chains/evm/index.ts';
+import { evmMigrations } from '../../../src/chains/evm/migrations/index.ts';
+import type { ChainName } from '../../../src/chains/types.ts';
 import { openStore } from '../../../src/store/store.ts';
 
 /** Same default as test/helpers/gateway.ts. */
@@ -21,7 +22,7 @@ export interface NonceDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh database with migration 0003 applied: a temp SQLite file, or a new Postgres schema. */
+/** A fresh database with the nonce migrations applied: a temp SQLite file, or a new Postgres schema. */
 export async function freshNonceDatabase(dialect: NonceDialect): Promise<NonceDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-evm-nonces-'));
@@ -67,7 +68,9 @@ export async function freshNonceDatabase(dialect: NonceDialect): Promise<NonceDa
 async function migrate(db: Kysely<any>, pgSchema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => ({ '0003_evm_nonces': evmNonces }) },
+    provider: {
+      getMigrations: async () => ({ ...evmMigrations }),
+    },
     ...(pgSchema === undefined ? {} : { migrationTableSchema: pgSchema }),
   });
   const { error } = await migrator.migrateToLatest();
@@ -76,7 +79,7 @@ async function migrate(db: Kysely<any>, pgSchema?: string): Promise<void> {
 
 /** An adapter on the devnet's node, with short timeouts so failures show fast. */
 export function devnetAdapter(
-  chain: EvmChainName,
+  chain: ChainName,
   url: string | string[],
   options: { network?: 'mainnet' | 'testnet'; chainId?: number } = {},
 ): EvmAdapter {

@@ -268,6 +268,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       rebroadcast: 1,
       released: 0,
       waiting: 0,
+      dropped: [],
     });
     expect((await receiptOf(txid))['status']).toBe('0x1');
     expect(await restarted.reconcile(key, adapter)).toEqual({
@@ -275,6 +276,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       rebroadcast: 0,
       released: 0,
       waiting: 0,
+      dropped: [],
     });
     expect(await restarted.pending(key)).toEqual([]);
     expect((await managedTransfer(restarted, adapter, sender, recipient, 1n)).nonce).toBe(1);

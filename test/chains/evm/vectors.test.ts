@@ -195,9 +195,10 @@ describe('EVM transactions (vectors)', () => {
     expect(signed.raw).toBe(ethereumjs1559.raw);
   });
 
-  it('refuses to sign with a key that is not the sender', async () => {
-    const tx = unsignedTransaction({
-      chainId: 1,
+  /** A legacy transfer of 1 wei from the EIP-155 vector's sender to itself, on chain `chainId`. */
+  const legacySelfTransfer = (chainId: number) =>
+    unsignedTransaction({
+      chainId,
       from: eip155.from as Hex,
       nonce: 0,
       to: eip155.from as Hex,
@@ -207,23 +208,16 @@ describe('EVM transactions (vectors)', () => {
       type: 'legacy',
       gasPrice: 1n,
     });
+
+  it('refuses to sign with a key that is not the sender', async () => {
+    const tx = legacySelfTransfer(1);
     const other = vectors.addresses[0]!.private_key;
     await expect(signEvmTransaction(tx, other)).rejects.toThrow(/does not belong to/);
     await expect(signEvmTransaction(tx, other)).rejects.not.toThrow(other.slice(2));
   });
 
   it('re-serializes with another nonce', () => {
-    const tx = unsignedTransaction({
-      chainId: 56,
-      from: eip155.from as Hex,
-      nonce: 0,
-      to: eip155.from as Hex,
-      value: 1n,
-      data: '0x',
-      gas: 21_000n,
-      type: 'legacy',
-      gasPrice: 1n,
-    });
+    const tx = legacySelfTransfer(56);
     const moved = withTransactionNonce(tx, 7);
     expect(moved.nonce).toBe(7);
     expect(decodeTransaction(moved.serialized).nonce).toBe(7);

@@ -1,18 +1,11 @@
 import { readFileSync } from 'node:fs';
 import {
   address,
-  appendTransactionMessageInstructions,
   createSolanaRpc,
-  createTransactionMessage,
   generateKeyPairSigner,
   getBase58Decoder,
-  getBase64EncodedWireTransaction,
   type Instruction,
   type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
 } from '@solana/kit';
 import {
   getCreateAccountInstructionDataEncoder,
@@ -42,6 +35,7 @@ import { SOLANA_FINALITY } from '../../../src/chains/solana/finality.ts';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../../../src/chains/solana/token-accounts.ts';
 import type { TransferEvent } from '../../../src/chains/types.ts';
 import { parseJsonWithBigInts } from '../../../src/json/lossless-parse.ts';
+import { kitWire } from '../../helpers/solana-wire.ts';
 
 const vectorText = readFileSync(new URL('../../vectors/solana_rpc_responses.json', import.meta.url), 'utf8');
 /** Lossless, as the follower will read the node: the vector's faucet holds more than 2^53 lamports. */
@@ -174,21 +168,22 @@ const base = {
   tokenId: null,
 } as const;
 
-function sol(txid: string, logIndex: number, from: string | null, to: string, amount: bigint): TransferEvent {
-  return {
-    ...base,
-    txid,
-    logIndex,
-    from,
-    to,
-    contractAddress: null,
-    type: 'SOL',
-    amountRaw: amount,
-    decimals: 9,
-  };
+/** A transfer of the test block: its place, parties and amount, and the asset it moves. */
+function transferEvent(
+  txid: string,
+  logIndex: number,
+  from: string | null,
+  to: string,
+  amount: bigint,
+  asset: Pick<TransferEvent, 'type' | 'contractAddress' | 'decimals'>,
+): TransferEvent {
+  return { ...base, txid, logIndex, from, to, amountRaw: amount, ...asset };
 }
 
-function spl(
+const sol = (txid: string, logIndex: number, from: string | null, to: string, amount: bigint) =>
+  transferEvent(txid, logIndex, from, to, amount, { type: 'SOL', contractAddress: null, decimals: 9 });
+
+const spl = (
   txid: string,
   logIndex: number,
   from: string | null,
@@ -196,21 +191,12 @@ function spl(
   mint: string,
   amount: bigint,
   decimals: number,
-): TransferEvent {
-  return {
-    ...base,
-    txid,
-    logIndex,
-    from,
-    to,
-    contractAddress: mint,
-    type: 'SPL',
-    amountRaw: amount,
-    decimals,
-  };
-}
+) => transferEvent(txid, logIndex, from, to, amount, { type: 'SPL', contractAddress: mint, decimals });
 
 const decode = (value: unknown) => solanaBlockOf(SLOT, value, 'solana', 'mainnet');
+/** The transfers decoded from a block holding these transactions (see `tx`). */
+const transfersOf = (...transactions: Parameters<typeof tx>[0][]) =>
+  decode(block(transactions.map(tx))).transfers;
 const transferData = (amount: bigint) => data(getTransferSolInstructionDataEncoder().encode({ amount }));
 
 describe('solanaBlockOf: recorded node answers', () => {
@@ -290,18 +276,14 @@ describe('solanaBlockOf: System program', () => {
       fromSeed: 'savings',
       fromOwner: address(SYSTEM_PROGRAM),
     });
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'tws',
-          keys: [payer, from, baseKey, to, SYSTEM_PROGRAM],
-          instructions: [{ program: 4, accounts: [1, 2, 3], data: data(ix) }],
-          pre: [1_000_000, 9_000_000, 0, 5, 1],
-          post: [995_000, 2_000_000, 0, 7_000_005, 1],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([sol('tws', 0, from, to, 7_000_000n)]);
+    const transfers = transfersOf({
+      signature: 'tws',
+      keys: [payer, from, baseKey, to, SYSTEM_PROGRAM],
+      instructions: [{ program: 4, accounts: [1, 2, 3], data: data(ix) }],
+      pre: [1_000_000, 9_000_000, 0, 5, 1],
+      post: [995_000, 2_000_000, 0, 7_000_005, 1],
+    });
+    expect(transfers).toEqual([sol('tws', 0, from, to, 7_000_000n)]);
   });
 
   it('CreateAccount and CreateAccountWithSeed fund the new account; zero lamports are no transfer', () => {
@@ -322,22 +304,18 @@ describe('solanaBlockOf: System program', () => {
       space: 82n,
       programAddress: address(TOKEN_PROGRAM),
     });
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'create',
-          keys: [payer, to, other, baseKey, SYSTEM_PROGRAM],
-          instructions: [
-            { program: 4, accounts: [0, 1], data: data(create) },
-            { program: 4, accounts: [0, 3], data: data(empty) },
-            { program: 4, accounts: [0, 2, 3], data: data(withSeed) },
-          ],
-          pre: [10_000_000, 0, 0, 0, 1],
-          post: [10_000_000 - 5000 - 2_039_280 - 1_461_600, 2_039_280, 1_461_600, 0, 1],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([
+    const transfers = transfersOf({
+      signature: 'create',
+      keys: [payer, to, other, baseKey, SYSTEM_PROGRAM],
+      instructions: [
+        { program: 4, accounts: [0, 1], data: data(create) },
+        { program: 4, accounts: [0, 3], data: data(empty) },
+        { program: 4, accounts: [0, 2, 3], data: data(withSeed) },
+      ],
+      pre: [10_000_000, 0, 0, 0, 1],
+      post: [10_000_000 - 5000 - 2_039_280 - 1_461_600, 2_039_280, 1_461_600, 0, 1],
+    });
+    expect(transfers).toEqual([
       sol('create', 0, payer, to, 2_039_280n),
       sol('create', 1, payer, other, 1_461_600n),
     ]);
@@ -346,43 +324,39 @@ describe('solanaBlockOf: System program', () => {
   it('numbers inner instructions after the top-level one that ran them, then the next top-level', () => {
     const program = key(99);
     const [mint, source, dest, alice, bob] = [key(30), key(31), key(32), key(33), key(34)];
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'inner',
-          keys: [payer, to, other, source, dest, program, SYSTEM_PROGRAM, TOKEN_PROGRAM],
+    const transfers = transfersOf({
+      signature: 'inner',
+      keys: [payer, to, other, source, dest, program, SYSTEM_PROGRAM, TOKEN_PROGRAM],
+      instructions: [
+        { program: 5, accounts: [0, 1, 3, 4], data: data([1, 2, 3]) },
+        { program: 6, accounts: [0, 2], data: transferData(300n) },
+      ],
+      inner: [
+        {
+          index: 0,
           instructions: [
-            { program: 5, accounts: [0, 1, 3, 4], data: data([1, 2, 3]) },
-            { program: 6, accounts: [0, 2], data: transferData(300n) },
-          ],
-          inner: [
+            { program: 6, accounts: [0, 1], data: transferData(100n) },
             {
-              index: 0,
-              instructions: [
-                { program: 6, accounts: [0, 1], data: transferData(100n) },
-                {
-                  program: 7,
-                  accounts: [3, 4, 0],
-                  data: data(getTransferInstructionDataEncoder().encode({ amount: 40n })),
-                },
-                { program: 6, accounts: [0, 1], data: transferData(0n) },
-              ],
+              program: 7,
+              accounts: [3, 4, 0],
+              data: data(getTransferInstructionDataEncoder().encode({ amount: 40n })),
             },
+            { program: 6, accounts: [0, 1], data: transferData(0n) },
           ],
-          pre: [100_000, 0, 0, 2_039_280, 2_039_280, 1, 1, 1],
-          post: [100_000 - 5000 - 400, 100, 300, 2_039_280, 2_039_280, 1, 1, 1],
-          preToken: [
-            { index: 3, mint, owner: alice, amount: 50n, decimals: 2 },
-            { index: 4, mint, owner: bob, amount: 0n, decimals: 2 },
-          ],
-          postToken: [
-            { index: 3, mint, owner: alice, amount: 10n, decimals: 2 },
-            { index: 4, mint, owner: bob, amount: 40n, decimals: 2 },
-          ],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([
+        },
+      ],
+      pre: [100_000, 0, 0, 2_039_280, 2_039_280, 1, 1, 1],
+      post: [100_000 - 5000 - 400, 100, 300, 2_039_280, 2_039_280, 1, 1, 1],
+      preToken: [
+        { index: 3, mint, owner: alice, amount: 50n, decimals: 2 },
+        { index: 4, mint, owner: bob, amount: 0n, decimals: 2 },
+      ],
+      postToken: [
+        { index: 3, mint, owner: alice, amount: 10n, decimals: 2 },
+        { index: 4, mint, owner: bob, amount: 40n, decimals: 2 },
+      ],
+    });
+    expect(transfers).toEqual([
       sol('inner', 0, payer, to, 100n),
       spl('inner', 1, alice, bob, mint, 40n, 2),
       sol('inner', 2, payer, other, 300n),
@@ -391,63 +365,53 @@ describe('solanaBlockOf: System program', () => {
 
   it('v0: instruction accounts reach the addresses loaded from lookup tables (writable, then readonly)', () => {
     const [loadedTo, loadedReadonly] = [key(40), key(41)];
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'v0',
-          keys: [payer, SYSTEM_PROGRAM],
-          loaded: { writable: [loadedTo], readonly: [loadedReadonly] },
-          instructions: [{ program: 1, accounts: [0, 2], data: transferData(123_456n) }],
-          pre: [1_000_000, 1, 50, 1],
-          post: [1_000_000 - 5000 - 123_456, 1, 50 + 123_456, 1],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([sol('v0', 0, payer, loadedTo, 123_456n)]);
+    const transfers = transfersOf({
+      signature: 'v0',
+      keys: [payer, SYSTEM_PROGRAM],
+      loaded: { writable: [loadedTo], readonly: [loadedReadonly] },
+      instructions: [{ program: 1, accounts: [0, 2], data: transferData(123_456n) }],
+      pre: [1_000_000, 1, 50, 1],
+      post: [1_000_000 - 5000 - 123_456, 1, 50 + 123_456, 1],
+    });
+    expect(transfers).toEqual([sol('v0', 0, payer, loadedTo, 123_456n)]);
   });
 
   it('ignores a failed transaction (its fee is charged, nothing moved)', () => {
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'failed',
-          keys: [payer, to, SYSTEM_PROGRAM],
-          instructions: [{ program: 2, accounts: [0, 1], data: transferData(10n ** 12n) }],
-          pre: [1_000_000, 0, 1],
-          post: [995_000, 0, 1],
-          err: { InstructionError: [0, { Custom: 1 }] },
-        }),
-        tx({
-          signature: 'ok',
-          keys: [payer, to, SYSTEM_PROGRAM],
-          instructions: [{ program: 2, accounts: [0, 1], data: transferData(10n) }],
-          pre: [995_000, 0, 1],
-          post: [989_990, 10, 1],
-        }),
-      ]),
+    const transfers = transfersOf(
+      {
+        signature: 'failed',
+        keys: [payer, to, SYSTEM_PROGRAM],
+        instructions: [{ program: 2, accounts: [0, 1], data: transferData(10n ** 12n) }],
+        pre: [1_000_000, 0, 1],
+        post: [995_000, 0, 1],
+        err: { InstructionError: [0, { Custom: 1 }] },
+      },
+      {
+        signature: 'ok',
+        keys: [payer, to, SYSTEM_PROGRAM],
+        instructions: [{ program: 2, accounts: [0, 1], data: transferData(10n) }],
+        pre: [995_000, 0, 1],
+        post: [989_990, 10, 1],
+      },
     );
-    expect(decoded.transfers).toEqual([sol('ok', 0, payer, to, 10n)]);
+    expect(transfers).toEqual([sol('ok', 0, payer, to, 10n)]);
   });
 
   it('reports lamports no decoded instruction explains: an account closed into another', () => {
     const [closed, receiver, program] = [key(50), key(51), key(52)];
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'close',
-          keys: [payer, closed, receiver, program, SYSTEM_PROGRAM],
-          instructions: [
-            { program: 3, accounts: [1, 2], data: data([9]) },
-            { program: 4, accounts: [0, 2], data: transferData(1_000n) },
-          ],
-          // A priority fee above the closed account's lamports: the fee is no unexplained loss.
-          fee: 2_500_000,
-          pre: [10_000_000, 2_039_280, 7, 1, 1],
-          post: [10_000_000 - 2_500_000 - 1_000, 0, 7 + 1_000 + 2_039_280, 1, 1],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([
+    const transfers = transfersOf({
+      signature: 'close',
+      keys: [payer, closed, receiver, program, SYSTEM_PROGRAM],
+      instructions: [
+        { program: 3, accounts: [1, 2], data: data([9]) },
+        { program: 4, accounts: [0, 2], data: transferData(1_000n) },
+      ],
+      // A priority fee above the closed account's lamports: the fee is no unexplained loss.
+      fee: 2_500_000,
+      pre: [10_000_000, 2_039_280, 7, 1, 1],
+      post: [10_000_000 - 2_500_000 - 1_000, 0, 7 + 1_000 + 2_039_280, 1, 1],
+    });
+    expect(transfers).toEqual([
       sol('close', 0, payer, receiver, 1_000n),
       sol('close', 1, closed, receiver, 2_039_280n),
     ]);
@@ -467,71 +431,63 @@ describe('solanaBlockOf: SPL Token and Token-2022', () => {
   it('TransferChecked of Token-2022 into an account created by the transaction: its owner from post', () => {
     const ix = getTransferCheckedInstructionDataEncoder().encode({ amount: 2_500_000_000n, decimals: 9 });
     const t22 = { mint, decimals: 9, program: TOKEN_2022_PROGRAM };
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'checked',
-          keys: [payer, sourceAccount, destAccount, mint, TOKEN_2022_PROGRAM],
-          instructions: [{ program: 4, accounts: [1, 3, 2, 0], data: data(ix) }],
-          pre: [1_000_000, 2_500_000, 2_500_000, 1_000_000, 1],
-          post: [995_000, 2_500_000, 2_500_000, 1_000_000, 1],
-          preToken: [{ ...t22, index: 1, owner: alice, amount: 3_000_000_000n }],
-          postToken: [
-            { ...t22, index: 1, owner: alice, amount: 500_000_000n },
-            { ...t22, index: 2, owner: bob, amount: 2_500_000_000n },
-          ],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([spl('checked', 0, alice, bob, mint, 2_500_000_000n, 9)]);
+    const transfers = transfersOf({
+      signature: 'checked',
+      keys: [payer, sourceAccount, destAccount, mint, TOKEN_2022_PROGRAM],
+      instructions: [{ program: 4, accounts: [1, 3, 2, 0], data: data(ix) }],
+      pre: [1_000_000, 2_500_000, 2_500_000, 1_000_000, 1],
+      post: [995_000, 2_500_000, 2_500_000, 1_000_000, 1],
+      preToken: [{ ...t22, index: 1, owner: alice, amount: 3_000_000_000n }],
+      postToken: [
+        { ...t22, index: 1, owner: alice, amount: 500_000_000n },
+        { ...t22, index: 2, owner: bob, amount: 2_500_000_000n },
+      ],
+    });
+    expect(transfers).toEqual([spl('checked', 0, alice, bob, mint, 2_500_000_000n, 9)]);
   });
 
   it('what a Token-2022 transfer hook runs follows the transfer, before the next top-level instruction', () => {
     const [hook, collector, tip] = [key(65), key(66), key(67)];
     const checked = getTransferCheckedInstructionDataEncoder().encode({ amount: 10n, decimals: 0 });
     const t22 = { mint, decimals: 0, program: TOKEN_2022_PROGRAM };
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'hook',
-          keys: [
-            payer,
-            sourceAccount,
-            destAccount,
-            collector,
-            tip,
-            mint,
-            TOKEN_2022_PROGRAM,
-            hook,
-            SYSTEM_PROGRAM,
-          ],
+    const transfers = transfersOf({
+      signature: 'hook',
+      keys: [
+        payer,
+        sourceAccount,
+        destAccount,
+        collector,
+        tip,
+        mint,
+        TOKEN_2022_PROGRAM,
+        hook,
+        SYSTEM_PROGRAM,
+      ],
+      instructions: [
+        { program: 6, accounts: [1, 5, 2, 0, 7], data: data(checked) },
+        { program: 8, accounts: [0, 4], data: transferData(20n) },
+      ],
+      inner: [
+        {
+          index: 0,
           instructions: [
-            { program: 6, accounts: [1, 5, 2, 0, 7], data: data(checked) },
-            { program: 8, accounts: [0, 4], data: transferData(20n) },
+            { program: 7, accounts: [0, 3], data: data([0]) },
+            { program: 8, accounts: [0, 3], data: transferData(30n) },
           ],
-          inner: [
-            {
-              index: 0,
-              instructions: [
-                { program: 7, accounts: [0, 3], data: data([0]) },
-                { program: 8, accounts: [0, 3], data: transferData(30n) },
-              ],
-            },
-          ],
-          pre: [1_000_000, 1, 1, 0, 0, 1, 1, 1, 1],
-          post: [1_000_000 - 5000 - 50, 1, 1, 30, 20, 1, 1, 1, 1],
-          preToken: [
-            { ...t22, index: 1, owner: alice, amount: 10n },
-            { ...t22, index: 2, owner: bob, amount: 0n },
-          ],
-          postToken: [
-            { ...t22, index: 1, owner: alice, amount: 0n },
-            { ...t22, index: 2, owner: bob, amount: 10n },
-          ],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([
+        },
+      ],
+      pre: [1_000_000, 1, 1, 0, 0, 1, 1, 1, 1],
+      post: [1_000_000 - 5000 - 50, 1, 1, 30, 20, 1, 1, 1, 1],
+      preToken: [
+        { ...t22, index: 1, owner: alice, amount: 10n },
+        { ...t22, index: 2, owner: bob, amount: 0n },
+      ],
+      postToken: [
+        { ...t22, index: 1, owner: alice, amount: 0n },
+        { ...t22, index: 2, owner: bob, amount: 10n },
+      ],
+    });
+    expect(transfers).toEqual([
       spl('hook', 0, alice, bob, mint, 10n, 0),
       sol('hook', 1, payer, collector, 30n),
       sol('hook', 2, payer, tip, 20n),
@@ -539,36 +495,32 @@ describe('solanaBlockOf: SPL Token and Token-2022', () => {
   });
 
   it('MintTo and MintToChecked come from no one; a burn is no transfer', () => {
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'mint',
-          keys: [payer, destAccount, mint, TOKEN_PROGRAM],
-          instructions: [
-            {
-              program: 3,
-              accounts: [2, 1, 0],
-              data: data(getMintToInstructionDataEncoder().encode({ amount: 5_000_000n })),
-            },
-            {
-              program: 3,
-              accounts: [2, 1, 0],
-              data: data(getMintToCheckedInstructionDataEncoder().encode({ amount: 7n, decimals: 6 })),
-            },
-            {
-              program: 3,
-              accounts: [1, 2, 0],
-              data: data(getBurnInstructionDataEncoder().encode({ amount: 2n })),
-            },
-          ],
-          pre: [1_000_000, 2_039_280, 1_461_600, 1],
-          post: [995_000, 2_039_280, 1_461_600, 1],
-          preToken: [{ index: 1, mint, owner: bob, amount: 0n, decimals: 6 }],
-          postToken: [{ index: 1, mint, owner: bob, amount: 5_000_005n, decimals: 6 }],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([
+    const transfers = transfersOf({
+      signature: 'mint',
+      keys: [payer, destAccount, mint, TOKEN_PROGRAM],
+      instructions: [
+        {
+          program: 3,
+          accounts: [2, 1, 0],
+          data: data(getMintToInstructionDataEncoder().encode({ amount: 5_000_000n })),
+        },
+        {
+          program: 3,
+          accounts: [2, 1, 0],
+          data: data(getMintToCheckedInstructionDataEncoder().encode({ amount: 7n, decimals: 6 })),
+        },
+        {
+          program: 3,
+          accounts: [1, 2, 0],
+          data: data(getBurnInstructionDataEncoder().encode({ amount: 2n })),
+        },
+      ],
+      pre: [1_000_000, 2_039_280, 1_461_600, 1],
+      post: [995_000, 2_039_280, 1_461_600, 1],
+      preToken: [{ index: 1, mint, owner: bob, amount: 0n, decimals: 6 }],
+      postToken: [{ index: 1, mint, owner: bob, amount: 5_000_005n, decimals: 6 }],
+    });
+    expect(transfers).toEqual([
       spl('mint', 0, null, bob, mint, 5_000_000n, 6),
       spl('mint', 1, null, bob, mint, 7n, 6),
     ]);
@@ -577,29 +529,25 @@ describe('solanaBlockOf: SPL Token and Token-2022', () => {
   it('reports token balance changes no decoded instruction explains, per mint and owner', () => {
     const program = key(70);
     const [otherMint, carolAccount, carol] = [key(71), key(72), key(73)];
-    const decoded = decode(
-      block([
-        tx({
-          signature: 'cpi',
-          keys: [payer, sourceAccount, destAccount, carolAccount, program],
-          // A program moved alice's tokens to bob and minted carol some of another: neither is decoded.
-          instructions: [{ program: 4, accounts: [1, 2, 3], data: data([1]) }],
-          pre: [1_000_000, 1, 1, 1, 1],
-          post: [995_000, 1, 1, 1, 1],
-          preToken: [
-            { index: 1, mint, owner: alice, amount: 900n, decimals: 6 },
-            { index: 2, mint, owner: bob, amount: 100n, decimals: 6 },
-            { index: 3, mint: otherMint, owner: carol, amount: 0n, decimals: 0 },
-          ],
-          postToken: [
-            { index: 1, mint, owner: alice, amount: 600n, decimals: 6 },
-            { index: 2, mint, owner: bob, amount: 400n, decimals: 6 },
-            { index: 3, mint: otherMint, owner: carol, amount: 3n, decimals: 0 },
-          ],
-        }),
-      ]),
-    );
-    expect(decoded.transfers).toEqual([
+    const transfers = transfersOf({
+      signature: 'cpi',
+      keys: [payer, sourceAccount, destAccount, carolAccount, program],
+      // A program moved alice's tokens to bob and minted carol some of another: neither is decoded.
+      instructions: [{ program: 4, accounts: [1, 2, 3], data: data([1]) }],
+      pre: [1_000_000, 1, 1, 1, 1],
+      post: [995_000, 1, 1, 1, 1],
+      preToken: [
+        { index: 1, mint, owner: alice, amount: 900n, decimals: 6 },
+        { index: 2, mint, owner: bob, amount: 100n, decimals: 6 },
+        { index: 3, mint: otherMint, owner: carol, amount: 0n, decimals: 0 },
+      ],
+      postToken: [
+        { index: 1, mint, owner: alice, amount: 600n, decimals: 6 },
+        { index: 2, mint, owner: bob, amount: 400n, decimals: 6 },
+        { index: 3, mint: otherMint, owner: carol, amount: 3n, decimals: 0 },
+      ],
+    });
+    expect(transfers).toEqual([
       spl('cpi', 0, alice, bob, mint, 300n, 6),
       spl('cpi', 1, null, carol, otherMint, 3n, 0),
     ]);
@@ -773,15 +721,8 @@ describe('solanaBlockOf on the Solana devnet (litesvm behind JSON-RPC)', () => {
   }
 
   async function send(payer: KeyPairSigner, instructions: Instruction[], skipPreflight = false) {
+    const wire = await kitWire(devnet.url, payer, instructions, 0);
     const rpc = createSolanaRpc(devnet.url);
-    const { value: latest } = await rpc.getLatestBlockhash().send();
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    );
-    const wire = getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(message));
     return rpc.sendTransaction(wire, { encoding: 'base64', skipPreflight }).send();
   }
 

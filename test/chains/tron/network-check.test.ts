@@ -2,10 +2,9 @@
  * Tron nodes on the wrong network, as the gateway meets them at start: the project's Tron devnet, started
  * once as a mainnet node and once as a Nile node, configured where they do and do not belong.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
-import { CHAIN_FAMILIES } from '../../../src/chains/families.ts';
+import { chainFamilies } from '../../../src/chains/families.ts';
 import { checkNodes } from '../../../src/chains/network-check.ts';
 import { buildRegistry } from '../../../src/chains/registry.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -15,6 +14,7 @@ import { readinessOf } from '../../../src/health/readiness.ts';
 import { TroubleLog } from '../../../src/health/trouble-log.ts';
 import { createMetricsRegistry } from '../../../src/http/metrics.ts';
 import { createLogger } from '../../../src/logger.ts';
+import { loggerToLines, messagesAt } from '../../helpers/log-lines.ts';
 
 let mainnetNode: TronDevnet;
 let nileNode: TronDevnet;
@@ -39,22 +39,13 @@ describe('a Tron node on the wrong network', () => {
       TRON_TESTNET_URLS: `${mainnetNode.url},${nileNode.url}`,
       TRON_API_KEY: 'secret-api-key',
     });
-    const lines: { level: number; msg: string }[] = [];
-    const logger = createLogger(
-      'info',
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    );
-    const families = { tron: CHAIN_FAMILIES.tron! };
+    const { lines, logger } = loggerToLines();
+    const families = { tron: chainFamilies().tron! };
     const registry = buildRegistry(config, logger, families);
     try {
       await checkNodes(registry, families, config, logger);
       const host = new URL(mainnetNode.url).host;
-      expect(lines.filter((line) => line.level === 50).map((line) => line.msg)).toEqual([
+      expect(messagesAt(lines, 50)).toEqual([
         `tron testnet node ${host} is on another network: expected network id 201910292 (Nile) or 1 (Shasta), found network id 11111 (mainnet); endpoint disabled`,
       ]);
       expect(JSON.stringify(lines)).not.toContain('secret-api-key');
@@ -66,7 +57,7 @@ describe('a Tron node on the wrong network', () => {
 
       // A node that names no network is kept, with a warning.
       expect(registry.isDisabled('tron', 'mainnet')).toBe(false);
-      expect(lines.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+      expect(messagesAt(lines, 40)).toEqual([
         `tron mainnet node ${new URL(unnamedNode.url).host} does not tell its network (expected network id 11111 (mainnet))`,
       ]);
     } finally {
@@ -76,7 +67,7 @@ describe('a Tron node on the wrong network', () => {
 
   it('leaves nothing to serve when it was the only node: the chain answers 503', async () => {
     const config = loadConfig({ TRON_MAINNET_URLS: nileNode.url });
-    const families = { tron: CHAIN_FAMILIES.tron! };
+    const families = { tron: chainFamilies().tron! };
     const registry = buildRegistry(config, createLogger('silent'), families);
     try {
       await checkNodes(registry, families, config, createLogger('silent'));

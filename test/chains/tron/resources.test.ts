@@ -73,14 +73,16 @@ function account(partial: Partial<TronAccountResources>): TronAccountResources {
 
 const prices = { energyPriceSun: 210n, bandwidthPriceSun: 1000n };
 
+/** The fees of a 345-byte TRC20 call needing `energy`, from an account holding `resources`. */
+const feesOf = (energy: bigint, resources: Partial<TronAccountResources>, revert: string | null = null) =>
+  estimateFees({ energy, bandwidth: 345n, resources: account(resources), prices, revert });
+
 describe('fees and pre-flight', () => {
   it('an empty account burns TRX for all energy and, with no free bandwidth left, for every byte', () => {
-    const estimate = estimateFees({
-      energy: 64_285n,
-      bandwidth: 345n,
-      resources: account({ balance: 1_200_000n, freeBandwidthLimit: 600n, freeBandwidthUsed: 400n }),
-      prices,
-      revert: null,
+    const estimate = feesOf(64_285n, {
+      balance: 1_200_000n,
+      freeBandwidthLimit: 600n,
+      freeBandwidthUsed: 400n,
     });
     expect(estimate.energyFeeSun).toBe(13_499_850n);
     expect(estimate.bandwidthFeeSun).toBe(345_000n);
@@ -93,29 +95,17 @@ describe('fees and pre-flight', () => {
   });
 
   it('staked energy and free bandwidth that cover the call cost nothing', () => {
-    const estimate = estimateFees({
-      energy: 29_000n,
-      bandwidth: 345n,
-      resources: account({ energyLimit: 50_000n, energyUsed: 1_000n, freeBandwidthLimit: 600n }),
-      prices,
-      revert: null,
-    });
+    const estimate = feesOf(29_000n, { energyLimit: 50_000n, energyUsed: 1_000n, freeBandwidthLimit: 600n });
     expect(estimate.trxNeededSun).toBe(0n);
     expect(preflightProblems(estimate, 1n)).toEqual([]);
   });
 
   it('part of the energy from stake, the rest bought; staked bandwidth used whole', () => {
-    const estimate = estimateFees({
-      energy: 30_000n,
-      bandwidth: 345n,
-      resources: account({
-        balance: 100_000_000n,
-        energyLimit: 10_000n,
-        stakedBandwidthLimit: 1_000n,
-        stakedBandwidthUsed: 600n,
-      }),
-      prices,
-      revert: null,
+    const estimate = feesOf(30_000n, {
+      balance: 100_000_000n,
+      energyLimit: 10_000n,
+      stakedBandwidthLimit: 1_000n,
+      stakedBandwidthUsed: 600n,
     });
     expect(estimate.energyFeeSun).toBe(20_000n * 210n);
     expect(estimate.bandwidthFeeSun).toBe(0n);
@@ -123,13 +113,11 @@ describe('fees and pre-flight', () => {
   });
 
   it('a reverting dry run is reported first', () => {
-    const estimate = estimateFees({
-      energy: 500n,
-      bandwidth: 345n,
-      resources: account({ balance: 100_000_000n, freeBandwidthLimit: 600n }),
-      prices,
-      revert: 'ERC20: transfer amount exceeds balance',
-    });
+    const estimate = feesOf(
+      500n,
+      { balance: 100_000_000n, freeBandwidthLimit: 600n },
+      'ERC20: transfer amount exceeds balance',
+    );
     expect(preflightProblems(estimate, 50_000_000n)).toEqual([
       'the contract rejects this transfer: ERC20: transfer amount exceeds balance',
     ]);

@@ -7,6 +7,7 @@ import { crypto as bitcoinCrypto, networks, Psbt } from 'bitcoinjs-lib';
 import { sharedBitcoinDevnet } from '../../helpers/shared-devnets.ts';
 import { decodeWif, encodeWif } from '../../helpers/wif.ts';
 import type { ConformanceDriver } from '../driver.ts';
+import { listedAddressRoutes, nativeBalanceIn } from './wallet-routes.ts';
 
 /** The P2WPKH address of a compressed public key on mainnet. */
 function addressOfPublicKey(publicKey: Uint8Array): string {
@@ -27,8 +28,10 @@ export async function bitcoinDriver(): Promise<ConformanceDriver> {
     gatewayEnv: { BITCOIN_MAINNET_URLS: devnet.url },
     native: { decimals: 8, webhookType: 'BTC' },
     txid: /^[0-9a-f]{64}$/,
+    unknownTxid: 'ab'.repeat(32),
     badAddress: 'not-a-bitcoin-address',
     insufficientFunds: /^Insufficient funds: /,
+    wrongPasswordSend: { status: 422, message: /^Error: The wallet passphrase entered was incorrect\.$/ },
     newKey,
     addressOf: (wif) => addressOfPublicKey(secp256k1.getPublicKey(decodeWif(wif), true)),
     fundNative: async (address, sats) => {
@@ -38,14 +41,8 @@ export async function bitcoinDriver(): Promise<ConformanceDriver> {
     settle: async () => {
       await devnet.mine(2);
     },
-    nativeBalance: async (api, address) =>
-      BigInt((await api('GET', `/balances/${address}`)).body.data.balance_sats),
-    createdAddress: (body) => body.data[0].address,
-    importedAddress: (body) => body.data[0].address,
-    exportKey: async (api, address, password) => {
-      const response = await api('POST', `/addresses/export/${address}`, { json: { password } });
-      return { response, privateKey: response.body?.data?.privateKey };
-    },
+    nativeBalance: nativeBalanceIn('balance_sats'),
+    ...listedAddressRoutes,
     signOutside: async (built, key) => {
       const secret = decodeWif(key.privateKey);
       const psbt = Psbt.fromBase64(built.data.psbt, { network: networks.bitcoin });

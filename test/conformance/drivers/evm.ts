@@ -3,14 +3,28 @@
 import { randomBytes } from 'node:crypto';
 import { getAddress, keccak256, parseTransaction, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/accounts';
-import { EVM_CHAINS, type EvmChainName } from '../../../src/chains/evm/chains.ts';
+import type { EvmDevnet } from '../../../devnets/evm/index.ts';
+import { evmChain } from '../../../src/chains/evm/chains.ts';
+import type { ChainName } from '../../../src/chains/types.ts';
 import { sharedEvmDevnet } from '../../helpers/shared-devnets.ts';
+import type { SharedEvmChain } from '../../helpers/shared-evm-chains.ts';
 import type { ConformanceDriver } from '../driver.ts';
 
-export async function evmDriver(chain: EvmChainName): Promise<ConformanceDriver> {
-  const devnet = await sharedEvmDevnet(chain);
+/** What the driver does on the chain's anvil: the run's shared one, or one a test started itself. */
+export type EvmDriverDevnet = Pick<
+  EvmDevnet,
+  'url' | 'tokens' | 'faucetNative' | 'faucetErc20' | 'mine' | 'reorg'
+>;
+
+/** The driver of a shipped chain, on the run's anvil for it. */
+export async function sharedEvmDriver(chain: SharedEvmChain): Promise<ConformanceDriver> {
+  return evmDriver(chain, await sharedEvmDevnet(chain));
+}
+
+/** The driver of any served EVM chain (one of a test's own chain file too), on `devnet`. */
+export function evmDriver(chain: ChainName, devnet: EvmDriverDevnet): ConformanceDriver {
   const usdt = devnet.tokens.erc20.USDT;
-  const { nativeSymbol, tokenSegments } = EVM_CHAINS[chain];
+  const { nativeSymbol, tokenSegments } = evmChain(chain);
   const segment = tokenSegments.fungible;
   const readUnits = (text: string, decimals: number) => parseUnits(text, decimals);
   return {
@@ -32,8 +46,10 @@ export async function evmDriver(chain: EvmChainName): Promise<ConformanceDriver>
       infoPath: (contract) => `/${segment}/${contract}`,
     },
     txid: /^(0x)?[0-9a-f]{64}$/,
+    unknownTxid: `0x${'ab'.repeat(32)}`,
     badAddress: '0x1234',
     insufficientFunds: /insufficient funds for gas \* price \+ value/i,
+    wrongPasswordSend: { status: 401, message: /^Wrong password provided$/ },
     newKey: () => {
       const privateKey = generatePrivateKey();
       return { address: privateKeyToAccount(privateKey).address, privateKey };

@@ -15,6 +15,7 @@ import {
 import { Keypair } from '@solana/web3.js';
 import { sharedSolanaDevnet } from '../../helpers/shared-devnets.ts';
 import type { ConformanceDriver } from '../driver.ts';
+import { listedAddressRoutes, nativeBalanceIn } from './wallet-routes.ts';
 
 const base58 = getBase58Decoder();
 
@@ -44,8 +45,10 @@ export async function solanaDriver(): Promise<ConformanceDriver> {
       infoPath: (mint) => `/spl/${mint}`,
     },
     txid: /^[1-9A-HJ-NP-Za-km-z]{64,88}$/,
+    unknownTxid: '1'.repeat(64),
     badAddress: 'not-a-solana-address',
     insufficientFunds: /^Insufficient funds: /,
+    wrongPasswordSend: { status: 401, message: /^Wrong password provided$/ },
     newKey,
     addressOf: (privateKey) =>
       Keypair.fromSecretKey(Uint8Array.from(getBase58Encoder().encode(privateKey))).publicKey.toBase58(),
@@ -55,14 +58,11 @@ export async function solanaDriver(): Promise<ConformanceDriver> {
     settle: async () => {
       await devnet.advance(1);
     },
-    nativeBalance: async (api, address) =>
-      BigInt((await api('GET', `/balances/${address}`)).body.data.lamports),
-    createdAddress: (body) => body.data[0].address,
-    importedAddress: (body) => body.data[0].address,
-    exportKey: async (api, address, password) => {
-      const response = await api('POST', `/addresses/export/${address}`, { json: { password } });
-      return { response, privateKey: response.body?.data?.privateKey };
+    finalize: async () => {
+      await devnet.advance(32);
     },
+    nativeBalance: nativeBalanceIn('lamports'),
+    ...listedAddressRoutes,
     signOutside: async (built, key) => {
       const unsigned = getTransactionDecoder().decode(getBase64Encoder().encode(built.data.unsigned));
       const keys = await createKeyPairFromBytes(getBase58Encoder().encode(key.privateKey));

@@ -3,6 +3,7 @@
 import { TronWeb, utils } from 'tronweb';
 import { sharedTronDevnet } from '../../helpers/shared-devnets.ts';
 import type { ConformanceDriver } from '../driver.ts';
+import { listedAddressRoutes, nativeBalanceIn } from './wallet-routes.ts';
 
 const offline = new TronWeb({ fullHost: 'http://127.0.0.1:1' });
 
@@ -36,8 +37,13 @@ export async function tronDriver(): Promise<ConformanceDriver> {
       infoPath: (contract) => `/trc20/${contract}`,
     },
     txid: /^(0x)?[0-9a-f]{64}$/,
+    unknownTxid: 'ab'.repeat(32),
     badAddress: 'TNotAnAddress',
     insufficientFunds: /^balance is not sufficient$/,
+    wrongPasswordSend: {
+      status: 422,
+      message: /^Validate signature error: the password does not open the key of T\w+$/,
+    },
     newKey,
     addressOf: (privateKey) => String(offline.address.fromPrivateKey(privateKey)),
     fundNative: async (address, sun) => {
@@ -46,14 +52,8 @@ export async function tronDriver(): Promise<ConformanceDriver> {
     settle: async () => {
       await devnet.mine(1);
     },
-    nativeBalance: async (api, address) =>
-      BigInt((await api('GET', `/balances/${address}`)).body.data.balance),
-    createdAddress: (body) => body.data[0].address,
-    importedAddress: (body) => body.data[0].address,
-    exportKey: async (api, address, password) => {
-      const response = await api('POST', `/addresses/export/${address}`, { json: { password } });
-      return { response, privateKey: response.body?.data?.privateKey };
-    },
+    nativeBalance: nativeBalanceIn('balance'),
+    ...listedAddressRoutes,
     signOutside: async (built, key) => ({
       body: { transaction: utils.crypto.signTransaction(key.privateKey, built.data) },
       txid: built.data.txID,

@@ -171,6 +171,27 @@ describe('acceptance', () => {
     expect(txids.indexOf(child.getId())).toBeGreaterThan(txids.indexOf(parent.getId()));
   });
 
+  it("refuses a 26th unconfirmed transaction in a chain, as Core's package limit does", async () => {
+    const c = await coin(100_000n);
+    let previous = { txid: c.txid, vout: c.vout, value: c.value, key: alice };
+    for (let i = 1; i <= 25; i++) {
+      const tx = spend([previous], [{ script: alice.script, value: previous.value - 200n }]);
+      expect((await postTx(devnet.url, tx.toHex())).status, `transaction ${i}`).toBe(200);
+      previous = { txid: tx.getId(), vout: 0, value: previous.value - 200n, key: alice };
+    }
+    const entry = await rpc(devnet.coreUrl, 'getmempoolentry', [previous.txid]);
+    expect(entry.result).toMatchObject({ ancestorcount: 25 });
+    const tooLong = spend([previous], [{ script: alice.script, value: previous.value - 200n }]);
+    await refusedBoth(
+      tooLong.toHex(),
+      -26,
+      'too-long-mempool-chain, too many unconfirmed ancestors [limit: 25]',
+    );
+    await devnet.mine();
+    expect((await postTx(devnet.url, tooLong.toHex())).status).toBe(200);
+    await devnet.mine();
+  });
+
   it('accepts and verifies legacy P2PKH spends', async () => {
     const funding = await devnet.faucet(alice.p2pkhAddress, 70_000n);
     await devnet.mine();

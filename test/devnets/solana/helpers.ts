@@ -1,15 +1,10 @@
+import type { Address, Instruction, KeyPairSigner } from '@solana/kit';
 import {
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  type Instruction,
-  type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import { expect } from 'vitest';
 
 export interface RpcAnswer {
@@ -37,22 +32,6 @@ export function keyPaths(value: unknown, prefix = ''): string[] {
   return out.sort();
 }
 
-/** A legacy transaction of `instructions` paid and signed by `payer` on the devnet's latest blockhash (base64). */
-export async function kitWire(
-  url: string,
-  payer: KeyPairSigner,
-  instructions: Instruction[],
-): Promise<string> {
-  const { value: latest } = await createSolanaRpc(url).getLatestBlockhash().send();
-  const msg = pipe(
-    createTransactionMessage({ version: 'legacy' }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  return getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg));
-}
-
 /** Sends a base64 wire transaction; its signature, or the node's error as a thrown Error. */
 export async function sendWire(url: string, wire: string): Promise<string> {
   const answer = await rpc(url, 'sendTransaction', [wire, { encoding: 'base64' }]);
@@ -69,4 +48,48 @@ export async function tokenAmount(url: string, account: string): Promise<string 
 export async function lamports(url: string, account: string): Promise<bigint> {
   const answer = await rpc(url, 'getBalance', [account]);
   return BigInt((answer.result as { value: number }).value);
+}
+
+/** The associated token account of `owner` for `mint` under a token program (the classic one unless told). */
+export async function associatedTokenAccount(
+  mint: Address,
+  owner: Address,
+  tokenProgram: Address = TOKEN_PROGRAM_ADDRESS,
+): Promise<Address> {
+  const [account] = await findAssociatedTokenPda({ mint, owner, tokenProgram });
+  return account;
+}
+
+/**
+ * A token send as a wallet writes it: open the receiver's associated token account if it is not there,
+ * then transferChecked `amount` (of 6 decimals) into it from the sender's, all paid by the sender.
+ */
+export async function tokenSendInstructions(
+  sender: KeyPairSigner,
+  receiver: Address,
+  mint: Address,
+  amount: bigint,
+  tokenProgram: Address = TOKEN_PROGRAM_ADDRESS,
+): Promise<Instruction[]> {
+  const destination = await associatedTokenAccount(mint, receiver, tokenProgram);
+  return [
+    getCreateAssociatedTokenIdempotentInstruction({
+      payer: sender,
+      ata: destination,
+      owner: receiver,
+      mint,
+      tokenProgram,
+    }),
+    getTransferCheckedInstruction(
+      {
+        source: await associatedTokenAccount(mint, sender.address, tokenProgram),
+        mint,
+        destination,
+        authority: sender,
+        amount,
+        decimals: 6,
+      },
+      { programAddress: tokenProgram },
+    ),
+  ];
 }

@@ -1,19 +1,8 @@
-import {
-  address,
-  appendTransactionMessageInstruction,
-  createSolanaRpc,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
+import { address, createSolanaRpc, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SolanaDevnet, startSolanaDevnet } from '../../../devnets/solana/index.ts';
+import { kitWire } from '../../helpers/solana-wire.ts';
 import { rpc } from './helpers.ts';
 
 let devnet: SolanaDevnet;
@@ -22,20 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => devnet?.close());
 
-async function transfer(from: KeyPairSigner, to: string, amount: bigint) {
-  const r = createSolanaRpc(devnet.url);
-  const { value: latest } = await r.getLatestBlockhash().send();
-  const msg = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(from, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-    (m) =>
-      appendTransactionMessageInstruction(
-        getTransferSolInstruction({ source: from, destination: address(to), amount }),
-        m,
-      ),
-  );
-  return getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg));
+function transfer(from: KeyPairSigner, to: string, amount: bigint) {
+  const instruction = getTransferSolInstruction({ source: from, destination: address(to), amount });
+  return kitWire(devnet.url, from, [instruction], 0);
 }
 
 describe('Solana devnet with @solana/kit', () => {

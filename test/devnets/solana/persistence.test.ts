@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { address, generateKeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   metadataAddress,
@@ -13,7 +12,8 @@ import {
   startSolanaDevnet,
   TOKEN_2022_PROGRAM,
 } from '../../../devnets/solana/index.ts';
-import { kitWire, lamports, rpc, sendWire, tokenAmount } from './helpers.ts';
+import { kitWire } from '../../helpers/solana-wire.ts';
+import { associatedTokenAccount, lamports, rpc, sendWire, tokenAmount } from './helpers.ts';
 
 let dir: string;
 const running: SolanaDevnet[] = [];
@@ -53,16 +53,8 @@ describe('Solana devnet persistence', () => {
     await first.faucetSpl(usdt22, alice.address, 7_000_000n);
     first.skip(2);
     await first.advance(3);
-    const [aliceAta] = await findAssociatedTokenPda({
-      mint: usdt,
-      owner: alice.address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
-    const [aliceAta22] = await findAssociatedTokenPda({
-      mint: usdt22,
-      owner: alice.address,
-      tokenProgram: address(TOKEN_2022_PROGRAM),
-    });
+    const aliceAta = await associatedTokenAccount(usdt, alice.address);
+    const aliceAta22 = await associatedTokenAccount(usdt22, alice.address, address(TOKEN_2022_PROGRAM));
     const oldTx = await rpc(first.url, 'getTransaction', [airdropSig, { encoding: 'json' }]);
     const airdropSlot = (oldTx.result as { slot: number }).slot;
     const oldBlock = await rpc(first.url, 'getBlock', [airdropSlot]);
@@ -117,11 +109,7 @@ describe('Solana devnet persistence', () => {
     const third = await start(file);
     expect(await lamports(third.url, bob.address)).toBe(500_000_000n);
     expect((await rpc(third.url, 'getTransaction', [sig])).result).toMatchObject({ slot: slot + 1 });
-    const [bobAta] = await findAssociatedTokenPda({
-      mint: usdt,
-      owner: bob.address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
+    const bobAta = await associatedTokenAccount(usdt, bob.address);
     expect(await tokenAmount(third.url, bobAta)).toBe('1000000');
     // The store came back with the restart: the same transaction again is one already processed.
     await expect(sendWire(third.url, wire)).rejects.toThrow(/already been processed|AlreadyProcessed/);

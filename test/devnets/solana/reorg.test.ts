@@ -2,12 +2,6 @@
 // the accounts they wrote (SOL and both token programs) back to their state before them.
 import { address, generateKeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REORG_WINDOW,
@@ -15,7 +9,15 @@ import {
   startSolanaDevnet,
   TOKEN_2022_PROGRAM,
 } from '../../../devnets/solana/index.ts';
-import { kitWire, lamports, rpc, sendWire, tokenAmount } from './helpers.ts';
+import { kitWire } from '../../helpers/solana-wire.ts';
+import {
+  associatedTokenAccount,
+  lamports,
+  rpc,
+  sendWire,
+  tokenAmount,
+  tokenSendInstructions,
+} from './helpers.ts';
 
 interface BlockJson {
   blockhash: string;
@@ -46,63 +48,17 @@ describe('Solana devnet reorg', () => {
     await devnet.airdrop(alice.address, 2_000_000_000n);
     await devnet.faucetSpl(usdt, alice.address, 5_000_000n);
     await devnet.faucetSpl(usdt22, alice.address, 6_000_000n);
-    const [aliceAta] = await findAssociatedTokenPda({
-      mint: usdt,
-      owner: alice.address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
-    const [bobAta] = await findAssociatedTokenPda({
-      mint: usdt,
-      owner: bob.address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
-    const [aliceAta22] = await findAssociatedTokenPda({
-      mint: usdt22,
-      owner: alice.address,
-      tokenProgram: token22,
-    });
-    const [bobAta22] = await findAssociatedTokenPda({
-      mint: usdt22,
-      owner: bob.address,
-      tokenProgram: token22,
-    });
+    const aliceAta = await associatedTokenAccount(usdt, alice.address);
+    const bobAta = await associatedTokenAccount(usdt, bob.address);
+    const aliceAta22 = await associatedTokenAccount(usdt22, alice.address, token22);
+    const bobAta22 = await associatedTokenAccount(usdt22, bob.address, token22);
     const aliceBefore = await lamports(devnet.url, alice.address);
 
     // One transaction: SOL, USDT and USDT22 to bob, creating both his token accounts.
     const wire = await kitWire(devnet.url, alice, [
       getTransferSolInstruction({ source: alice, destination: bob.address, amount: 300_000_000n }),
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer: alice,
-        ata: bobAta,
-        owner: bob.address,
-        mint: usdt,
-      }),
-      getTransferCheckedInstruction({
-        source: aliceAta,
-        mint: usdt,
-        destination: bobAta,
-        authority: alice,
-        amount: 2_000_000n,
-        decimals: 6,
-      }),
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer: alice,
-        ata: bobAta22,
-        owner: bob.address,
-        mint: usdt22,
-        tokenProgram: token22,
-      }),
-      getTransferCheckedInstruction(
-        {
-          source: aliceAta22,
-          mint: usdt22,
-          destination: bobAta22,
-          authority: alice,
-          amount: 1_000_000n,
-          decimals: 6,
-        },
-        { programAddress: token22 },
-      ),
+      ...(await tokenSendInstructions(alice, bob.address, usdt, 2_000_000n)),
+      ...(await tokenSendInstructions(alice, bob.address, usdt22, 1_000_000n, token22)),
     ]);
     const sig = await sendWire(devnet.url, wire);
     const landed = (await rpc(devnet.url, 'getSignatureStatuses', [[sig]])).result as {

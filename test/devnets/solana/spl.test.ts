@@ -1,25 +1,10 @@
 import { readFileSync } from 'node:fs';
-import {
-  address,
-  appendTransactionMessageInstructions,
-  createSolanaRpc,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getBase64EncodedWireTransaction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from '@solana/kit';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
+import { address, createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SolanaDevnet, startSolanaDevnet } from '../../../devnets/solana/index.ts';
-import { keyPaths, rpc } from './helpers.ts';
+import { kitWire } from '../../helpers/solana-wire.ts';
+import { associatedTokenAccount, keyPaths, lamports, rpc, tokenSendInstructions } from './helpers.ts';
 
 const vectors = JSON.parse(
   readFileSync(new URL('../../vectors/solana_rpc_responses.json', import.meta.url), 'utf8'),
@@ -39,44 +24,13 @@ describe('Solana devnet SPL tokens', () => {
     const bob = await generateKeyPairSigner();
     await devnet.airdrop(alice.address, 1_000_000_000n);
     await devnet.faucetSpl(usdt, alice.address, 5_000_000n);
-    const [aliceAta] = await findAssociatedTokenPda({
-      mint: usdt,
-      owner: alice.address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
-    const [bobAta] = await findAssociatedTokenPda({
-      mint: usdt,
-      owner: bob.address,
-      tokenProgram: TOKEN_PROGRAM_ADDRESS,
-    });
+    const bobAta = await associatedTokenAccount(usdt, bob.address);
 
-    const { value: latest } = await r.getLatestBlockhash().send();
-    const msg = pipe(
-      createTransactionMessage({ version: 'legacy' }),
-      (m) => setTransactionMessageFeePayerSigner(alice, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-      (m) =>
-        appendTransactionMessageInstructions(
-          [
-            getCreateAssociatedTokenIdempotentInstruction({
-              payer: alice,
-              ata: bobAta,
-              owner: bob.address,
-              mint: usdt,
-            }),
-            getTransferCheckedInstruction({
-              source: aliceAta,
-              mint: usdt,
-              destination: bobAta,
-              authority: alice,
-              amount: 1_250_000n,
-              decimals: 6,
-            }),
-          ],
-          m,
-        ),
+    const wire = await kitWire(
+      devnet.url,
+      alice,
+      await tokenSendInstructions(alice, bob.address, usdt, 1_250_000n),
     );
-    const wire = getBase64EncodedWireTransaction(await signTransactionMessageWithSigners(msg));
     const sig = await r.sendTransaction(wire, { encoding: 'base64' }).send();
 
     const owned = await rpc(devnet.url, 'getTokenAccountsByOwner', [
@@ -138,5 +92,29 @@ describe('Solana devnet SPL tokens', () => {
     expect((await rpc(devnet.url, 'getTokenSupply', [usdt])).result).toMatchObject({
       value: { amount: '5000000' },
     });
+  });
+});
+
+describe('Solana devnet faucet', () => {
+  it('lands two identical requests made within one slot (they would sign the same transaction)', async () => {
+    // Slots an hour long, as the sandbox's 400 ms are to a client: both requests meet one blockhash.
+    const slow = await startSolanaDevnet({ slotIntervalMs: 3_600_000 });
+    try {
+      const alice = await generateKeyPairSigner();
+      const sols = await Promise.all([
+        slow.airdrop(alice.address, 1_000_000_000n),
+        slow.airdrop(alice.address, 1_000_000_000n),
+      ]);
+      expect(new Set(sols).size).toBe(2);
+      expect(await lamports(slow.url, alice.address)).toBe(2_000_000_000n);
+      const usdt = slow.tokens.spl.USDT;
+      const mints = await Promise.all([
+        slow.faucetSpl(usdt, alice.address, 5_000_000n),
+        slow.faucetSpl(usdt, alice.address, 5_000_000n),
+      ]);
+      expect(new Set(mints).size).toBe(2);
+    } finally {
+      await slow.close();
+    }
   });
 });

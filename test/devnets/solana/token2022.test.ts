@@ -1,12 +1,7 @@
 // Token-2022: the second demo mint, its accounts in the token index and balances, a kit transfer under the
 // Token-2022 program id, and the Metaplex metadata of both demo mints.
 import { address, generateKeyPairSigner, getAddressDecoder } from '@solana/kit';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-  TOKEN_PROGRAM_ADDRESS,
-} from '@solana-program/token';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   METADATA_PROGRAM,
@@ -15,7 +10,8 @@ import {
   startSolanaDevnet,
   TOKEN_2022_PROGRAM,
 } from '../../../devnets/solana/index.ts';
-import { kitWire, rpc, sendWire, tokenAmount } from './helpers.ts';
+import { kitWire } from '../../helpers/solana-wire.ts';
+import { associatedTokenAccount, rpc, sendWire, tokenAmount, tokenSendInstructions } from './helpers.ts';
 
 const TOKEN_2022 = address(TOKEN_2022_PROGRAM);
 
@@ -58,11 +54,7 @@ describe('Solana devnet Token-2022', () => {
     const usdt22 = address(devnet.tokens.spl.USDT22);
     const owner = await generateKeyPairSigner();
     const sig = await devnet.faucetSpl(usdt22, owner.address, 7_000_000n);
-    const [ata] = await findAssociatedTokenPda({
-      mint: usdt22,
-      owner: owner.address,
-      tokenProgram: TOKEN_2022,
-    });
+    const ata = await associatedTokenAccount(usdt22, owner.address, TOKEN_2022);
     expect(await tokenAmount(devnet.url, ata)).toBe('7000000');
 
     const byProgram = await rpc(devnet.url, 'getTokenAccountsByOwner', [
@@ -110,35 +102,10 @@ describe('Solana devnet Token-2022', () => {
     const supplyBefore = (await rpc(devnet.url, 'getTokenSupply', [usdt22])).result as {
       value: { amount: string; decimals: number };
     };
-    const [aliceAta] = await findAssociatedTokenPda({
-      mint: usdt22,
-      owner: alice.address,
-      tokenProgram: TOKEN_2022,
-    });
-    const [bobAta] = await findAssociatedTokenPda({
-      mint: usdt22,
-      owner: bob.address,
-      tokenProgram: TOKEN_2022,
-    });
+    const aliceAta = await associatedTokenAccount(usdt22, alice.address, TOKEN_2022);
+    const bobAta = await associatedTokenAccount(usdt22, bob.address, TOKEN_2022);
     const wire = await kitWire(devnet.url, alice, [
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer: alice,
-        ata: bobAta,
-        owner: bob.address,
-        mint: usdt22,
-        tokenProgram: TOKEN_2022,
-      }),
-      getTransferCheckedInstruction(
-        {
-          source: aliceAta,
-          mint: usdt22,
-          destination: bobAta,
-          authority: alice,
-          amount: 1_500_000n,
-          decimals: 6,
-        },
-        { programAddress: TOKEN_2022 },
-      ),
+      ...(await tokenSendInstructions(alice, bob.address, usdt22, 1_500_000n, TOKEN_2022)),
     ]);
     const sig = await sendWire(devnet.url, wire);
     expect(await tokenAmount(devnet.url, bobAta)).toBe('1500000');

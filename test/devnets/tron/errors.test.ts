@@ -1,10 +1,10 @@
 // Rejections and failures with java-tron's exact codes and texts (Wallet.broadcastTransaction,
 // TransactionCapsule, the actuators), checked against the captured bodies in the vectors.
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { TronWeb } from 'tronweb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TronWeb } from 'tronweb';
+import { describe, expect, it } from 'vitest';
 import { hexAddressToBase58, parseAddress } from '../../../devnets/tron/address.ts';
-import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
+import type { TronDevnet } from '../../../devnets/tron/index.ts';
 import { parseJson } from '../../../devnets/tron/json.ts';
 import { validateSignature } from '../../../devnets/tron/processor.ts';
 import { SignatureError, signHash } from '../../../devnets/tron/signature.ts';
@@ -12,20 +12,16 @@ import { decodeRaw, encodeTransaction, type TxRaw, txIdOf } from '../../../devne
 import { parseTransactionJson, printTransaction } from '../../../devnets/tron/transaction-json.ts';
 import responses from '../../vectors/tron_http_responses.json' with { type: 'json' };
 import vectors from '../../vectors/tron_vectors.json' with { type: 'json' };
-import { fromHex, post, utf8Hex } from './helpers.ts';
+import { buildTrc20Transfer, fromHex, post, useTronDevnet, utf8Hex } from './helpers.ts';
 
 type Broadcast = { result?: boolean; code?: string; message?: string; txid: string };
 
 let devnet: TronDevnet;
 let tw: TronWeb;
 
-beforeAll(async () => {
-  devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 2 });
-  tw = new TronWeb({ fullHost: devnet.url });
-}, 120_000);
-
-afterAll(async () => {
-  await devnet?.close();
+useTronDevnet(2, (started, web) => {
+  devnet = started;
+  tw = web;
 });
 
 /** Broadcasts as-is: TronWeb's transactions say visible=false, so messages come back hex(utf8). */
@@ -215,25 +211,30 @@ describe('broadcasttransaction rejections', () => {
 });
 
 describe('token-only addresses cannot pay for resources', () => {
+  /** `holder` sends 1 unit of USDT back to the faucet: the node builds it, it is signed and broadcast as is. */
+  async function sendOneUnitToFaucet(holder: { address: { base58: string }; privateKey: string }) {
+    const { transaction } = await buildTrc20Transfer(tw, {
+      token: devnet.tokens.trc20.USDT,
+      from: holder.address.base58,
+      to: devnet.faucet.address,
+      amount: 1,
+      feeLimit: 10_000_000,
+    });
+    return {
+      txid: transaction.txID,
+      res: await broadcast(await tw.trx.sign(transaction, holder.privateKey)),
+    };
+  }
+
   it('an address that only holds TRC20 is not an account: "account [...] does not exist"', async () => {
     const holder = await tw.createAccount();
     await devnet.faucetTrc20(devnet.tokens.trc20.USDT, holder.address.base58, 1_000_000n);
-    const { transaction } = await tw.transactionBuilder.triggerSmartContract(
-      devnet.tokens.trc20.USDT,
-      'transfer(address,uint256)',
-      { feeLimit: 10_000_000 },
-      [
-        { type: 'address', value: devnet.faucet.address },
-        { type: 'uint256', value: 1 },
-      ],
-      holder.address.base58,
-    );
-    const res = await broadcast(await tw.trx.sign(transaction, holder.privateKey));
+    const { txid, res } = await sendOneUnitToFaucet(holder);
     expect(res).toEqual(
       rejected(
         'CONTRACT_VALIDATE_ERROR',
         `Contract validate error : account [${holder.address.base58}] does not exist`,
-        transaction.txID,
+        txid,
       ),
     );
   });
@@ -244,22 +245,7 @@ describe('token-only addresses cannot pay for resources', () => {
     const [, assetId] = Object.entries(devnet.tokens.trc10)[0] as [string, string];
     await devnet.faucetTrc10(assetId, holder.address.base58, 1n);
     await devnet.faucetTrc20(devnet.tokens.trc20.USDT, holder.address.base58, 1_000_000n);
-    const send = async () => {
-      const { transaction } = await tw.transactionBuilder.triggerSmartContract(
-        devnet.tokens.trc20.USDT,
-        'transfer(address,uint256)',
-        { feeLimit: 10_000_000 },
-        [
-          { type: 'address', value: devnet.faucet.address },
-          { type: 'uint256', value: 1 },
-        ],
-        holder.address.base58,
-      );
-      return {
-        txid: transaction.txID,
-        res: await broadcast(await tw.trx.sign(transaction, holder.privateKey)),
-      };
-    };
+    const send = () => sendOneUnitToFaucet(holder);
     const first = await send();
     expect(first.res).toEqual({ result: true, txid: first.txid });
     await devnet.mine(1);

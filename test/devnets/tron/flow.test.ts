@@ -3,10 +3,17 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { TronWeb, type Types } from 'tronweb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../../devnets/tron/address.ts';
-import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
-import { addressWord, post, uintWord } from './helpers.ts';
+import type { TronDevnet } from '../../../devnets/tron/index.ts';
+import {
+  addressWord,
+  buildTrc20Transfer,
+  post,
+  trc20TransferParams,
+  uintWord,
+  useTronDevnet,
+} from './helpers.ts';
 
 const TRANSFER_TOPIC = bytesToHex(keccak_256(new TextEncoder().encode('Transfer(address,address,uint256)')));
 const hex = (a: string) => parseAddress(a) as string;
@@ -26,13 +33,9 @@ type Resource = Record<string, number | undefined>;
 let devnet: TronDevnet;
 let tw: TronWeb;
 
-beforeAll(async () => {
-  devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 2 });
-  tw = new TronWeb({ fullHost: devnet.url });
-}, 120_000);
-
-afterAll(async () => {
-  await devnet?.close();
+useTronDevnet(2, (started, web) => {
+  devnet = started;
+  tw = web;
 });
 
 const account = (address: string) =>
@@ -132,16 +135,13 @@ describe('TRC20 / TRC721 / TRC10', () => {
     await devnet.faucetTrc20(usdt, from.address.base58, 5_000_000n);
     expect(await trc20Balance(usdt, from.address.base58)).toBe(5_000_000n);
 
-    const { result, transaction } = await tw.transactionBuilder.triggerSmartContract(
-      usdt,
-      'transfer(address,uint256)',
-      { feeLimit: 50_000_000 },
-      [
-        { type: 'address', value: to.address.base58 },
-        { type: 'uint256', value: 1_250_000 },
-      ],
-      from.address.base58,
-    );
+    const { result, transaction } = await buildTrc20Transfer(tw, {
+      token: usdt,
+      from: from.address.base58,
+      to: to.address.base58,
+      amount: 1_250_000,
+      feeLimit: 50_000_000,
+    });
     expect(result.result).toBe(true);
     expect(transaction.raw_data.fee_limit).toBe(50_000_000);
     const res = await tw.trx.sendRawTransaction(await tw.trx.sign(transaction, from.privateKey));
@@ -175,10 +175,7 @@ describe('TRC20 / TRC721 / TRC10', () => {
     const from = await newFunded(100_000_000n);
     const to = await tw.createAccount();
     await devnet.faucetTrc20(usdt, from.address.base58, 1_000n);
-    const params = [
-      { type: 'address', value: to.address.base58 },
-      { type: 'uint256', value: 10 },
-    ];
+    const params = trc20TransferParams(to.address.base58, 10);
     const est = await tw.transactionBuilder.estimateEnergy(
       usdt,
       'transfer(address,uint256)',
@@ -187,13 +184,13 @@ describe('TRC20 / TRC721 / TRC10', () => {
       from.address.base58,
     );
     expect(est.result.result).toBe(true);
-    const { transaction } = await tw.transactionBuilder.triggerSmartContract(
-      usdt,
-      'transfer(address,uint256)',
-      { feeLimit: 50_000_000 },
-      params,
-      from.address.base58,
-    );
+    const { transaction } = await buildTrc20Transfer(tw, {
+      token: usdt,
+      from: from.address.base58,
+      to: to.address.base58,
+      amount: 10,
+      feeLimit: 50_000_000,
+    });
     await tw.trx.sendRawTransaction(await tw.trx.sign(transaction, from.privateKey));
     await devnet.mine(1);
     const used = (await info(transaction.txID)).receipt['energy_usage_total'] as number;
@@ -219,16 +216,13 @@ describe('TRC20 / TRC721 / TRC10', () => {
   it('a reverted TRC20 transfer is mined as REVERT and still pays its energy', async () => {
     const usdt = devnet.tokens.trc20.USDT;
     const from = await newFunded(100_000_000n);
-    const { transaction } = await tw.transactionBuilder.triggerSmartContract(
-      usdt,
-      'transfer(address,uint256)',
-      { feeLimit: 50_000_000 },
-      [
-        { type: 'address', value: devnet.faucet.address },
-        { type: 'uint256', value: 1 },
-      ],
-      from.address.base58,
-    );
+    const { transaction } = await buildTrc20Transfer(tw, {
+      token: usdt,
+      from: from.address.base58,
+      to: devnet.faucet.address,
+      amount: 1,
+      feeLimit: 50_000_000,
+    });
     const res = await tw.trx.sendRawTransaction(await tw.trx.sign(transaction, from.privateKey));
     expect(res.result).toBe(true);
     await devnet.mine(1);
@@ -297,6 +291,15 @@ describe('Stake 2.0', () => {
       await devnet.mine(1);
       return res.txid;
     };
+    /** Delegates 400 TRX of A's staked energy to B, or takes it back. */
+    const moveEnergyToB = async (action: 'delegateResource' | 'undelegateResource') =>
+      send(await twA.transactionBuilder[action](400_000_000, b.address.base58, 'ENERGY', a.address.base58));
+    const delegatedToB = () =>
+      post(devnet.url, '/wallet/getdelegatedresourcev2', {
+        fromAddress: a.address.base58,
+        toAddress: b.address.base58,
+        visible: true,
+      });
 
     const weightBefore = (await resources(a.address.base58))['TotalEnergyWeight'] as number;
     await send(await twA.transactionBuilder.freezeBalanceV2(2_000_000_000, 'ENERGY', a.address.base58));
@@ -310,16 +313,13 @@ describe('Stake 2.0', () => {
 
     // A TRC20 call now burns staked energy instead of TRX.
     await devnet.faucetTrc20(devnet.tokens.trc20.USDT, a.address.base58, 10n);
-    const call = await twA.transactionBuilder.triggerSmartContract(
-      devnet.tokens.trc20.USDT,
-      'transfer(address,uint256)',
-      { feeLimit: 10_000_000 },
-      [
-        { type: 'address', value: b.address.base58 },
-        { type: 'uint256', value: 1 },
-      ],
-      a.address.base58,
-    );
+    const call = await buildTrc20Transfer(twA, {
+      token: devnet.tokens.trc20.USDT,
+      from: a.address.base58,
+      to: b.address.base58,
+      amount: 1,
+      feeLimit: 10_000_000,
+    });
     const callId = await send(call.transaction);
     const r = await info(callId);
     expect(r.receipt['energy_usage']).toBe(r.receipt['energy_usage_total']);
@@ -327,14 +327,7 @@ describe('Stake 2.0', () => {
     expect((await resources(a.address.base58))['EnergyUsed']).toBeGreaterThan(0);
 
     // Delegate 400 TRX of energy to B.
-    await send(
-      await twA.transactionBuilder.delegateResource(
-        400_000_000,
-        b.address.base58,
-        'ENERGY',
-        a.address.base58,
-      ),
-    );
+    await moveEnergyToB('delegateResource');
     expect((await resources(b.address.base58))['EnergyLimit']).toBeGreaterThan(0);
     expect((await account(a.address.base58))['account_resource']).toMatchObject({
       delegated_frozenV2_balance_for_energy: 400_000_000,
@@ -342,34 +335,16 @@ describe('Stake 2.0', () => {
     expect((await account(b.address.base58))['account_resource']).toMatchObject({
       acquired_delegated_frozenV2_balance_for_energy: 400_000_000,
     });
-    const delegated = await post(devnet.url, '/wallet/getdelegatedresourcev2', {
-      fromAddress: a.address.base58,
-      toAddress: b.address.base58,
-      visible: true,
-    });
-    expect(delegated).toEqual({
+    expect(await delegatedToB()).toEqual({
       delegatedResource: [
         { from: a.address.base58, to: b.address.base58, frozen_balance_for_energy: 400_000_000 },
       ],
     });
 
     // Undelegate it back.
-    await send(
-      await twA.transactionBuilder.undelegateResource(
-        400_000_000,
-        b.address.base58,
-        'ENERGY',
-        a.address.base58,
-      ),
-    );
+    await moveEnergyToB('undelegateResource');
     expect((await resources(b.address.base58))['EnergyLimit']).toBeUndefined();
-    expect(
-      await post(devnet.url, '/wallet/getdelegatedresourcev2', {
-        fromAddress: a.address.base58,
-        toAddress: b.address.base58,
-        visible: true,
-      }),
-    ).toEqual({});
+    expect(await delegatedToB()).toEqual({});
 
     // Unfreeze 300 TRX: it waits 14 days in unfrozenV2.
     const head = Number(devnet.chain.headTime);

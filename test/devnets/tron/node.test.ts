@@ -3,13 +3,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { TronWeb } from 'tronweb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TronWeb } from 'tronweb';
+import { describe, expect, it } from 'vitest';
 import { parseAddress } from '../../../devnets/tron/address.ts';
 import { blockIdOf, encodeHeaderRaw } from '../../../devnets/tron/block.ts';
 import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
 import { recoverSigner } from '../../../devnets/tron/signature.ts';
-import { post } from './helpers.ts';
+import { post, useTronDevnet } from './helpers.ts';
 
 type BlockJson = {
   blockID: string;
@@ -30,13 +30,9 @@ type BlockJson = {
 let devnet: TronDevnet;
 let tw: TronWeb;
 
-beforeAll(async () => {
-  devnet = await startTronDevnet({ blockIntervalMs: null, solidifyLag: 3 });
-  tw = new TronWeb({ fullHost: devnet.url });
-}, 120_000);
-
-afterAll(async () => {
-  await devnet?.close();
+useTronDevnet(3, (started, web) => {
+  devnet = started;
+  tw = web;
 });
 
 const block = (num: number) => post<BlockJson>(devnet.url, '/wallet/getblockbynum', { num });

@@ -2,15 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../custody/address-keys.ts';
+import { NewWalletPassword, WalletPassword } from '../../../custody/wallet-fields.ts';
 import { sendOk } from '../../envelope.ts';
 import { routeSchema } from '../../route-schema.ts';
-import { NewWalletPassword, WalletPassword } from '../../wallet-fields.ts';
-import { addressParams, refuseMistypedAddress } from './address-param.ts';
+import { addressParams } from './address-param.ts';
 import type { ChainRoutesOptions } from './options.ts';
 
 const PASSWORD_RULE = `A password (${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters) seals the key with scrypt + AES-256-GCM; it is never stored.`;
 
-/** Custodial addresses of one chain: list, create, change password, forget (import and export: the family's). */
+/** Custodial addresses of one chain: list, create, import, export, change password, forget. */
 export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> = async (
   app,
   { ctx, chain, family },
@@ -20,8 +20,6 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
   const { created, listed } = family.custody;
   const AddressParams = addressParams(family);
   const target = (request: FastifyRequest) => ({ userId: request.userId, chain, network: request.network });
-
-  const refuseMistyped = refuseMistypedAddress(family);
 
   app.get(
     '/addresses',
@@ -67,6 +65,58 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
     },
   );
 
+  const keyForms = family.keyForms;
+  if (keyForms) {
+    app.post(
+      '/addresses/import',
+      {
+        schema: routeSchema({
+          summary: 'Import an address from its private key',
+          description: `${keyForms.importDescription} ${PASSWORD_RULE} Without a password nothing is stored but the address.`,
+          tags,
+          body: Type.Object({ privatekey: keyForms.privateKey, password: Type.Optional(NewWalletPassword) }),
+          data: Type.Array(created.schema),
+          status: 201,
+          message: 'Address imported',
+          errors: [404],
+        }),
+      },
+      async (request, reply) => {
+        const { privatekey, password } = request.body;
+        const pair = await custody.import(target(request), privatekey, password);
+        return sendOk(reply, [created.of(pair, password === undefined)], 'Address imported', 201);
+      },
+    );
+
+    app.post(
+      '/addresses/export/:address',
+      {
+        schema: routeSchema({
+          summary: 'Export the private key of a stored address',
+          description: `${keyForms.exportDescription} A wrong password answers 401 \`Wrong password provided\`.`,
+          tags,
+          params: AddressParams,
+          body: Type.Object({ password: WalletPassword }),
+          data: Type.Object({
+            address: Type.String(),
+            privateKey: Type.String(
+              keyForms.exportedKeyDescription === undefined
+                ? {}
+                : { description: keyForms.exportedKeyDescription },
+            ),
+          }),
+          message: 'Address exported',
+          errors: [404],
+        }),
+      },
+      async (request, reply) => {
+        const key = await custody.exportKey(target(request), request.params.address, request.body.password);
+        const address = family.address.canonical(request.params.address);
+        return sendOk(reply, { address, privateKey: keyForms.exportedKey(key, address) }, 'Address exported');
+      },
+    );
+  }
+
   const changePassword = routeSchema({
     summary: 'Change the password of a stored address (the spec\'s "UPDATE"; PUT and PATCH both work)',
     description: 'A wrong old_password answers 401 `Wrong password provided`.',
@@ -81,7 +131,6 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
       method,
       url: '/addresses/:address',
       schema: changePassword,
-      preHandler: refuseMistyped,
       handler: async (request, reply) => {
         const { old_password, new_password } = request.body;
         await custody.changePassword(target(request), request.params.address, old_password, new_password);
@@ -100,7 +149,6 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
         data: Type.Array(Type.Never()),
         errors: [404],
       }),
-      preHandler: refuseMistyped,
     },
     async (request, reply) => {
       await custody.remove(target(request), request.params.address);

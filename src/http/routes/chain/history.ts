@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { restateAmount } from '../../../chains/amount.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../../pagination.ts';
 import { routeSchema } from '../../route-schema.ts';
 import { historyRecord } from '../history-record.ts';
@@ -11,6 +12,11 @@ export const chainHistoryRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
   { ctx, chain, family },
 ) => {
   const HistoryRecord = historyRecord(family.historyTypes(chain));
+  // Rows stored before the amount rule were padded to 12 decimals: they read by the rule all the same.
+  const readAmount = (type: string, amount: string | null) => {
+    const decimals = family.historyDecimals(chain, type);
+    return amount === null || decimals === null ? amount : restateAmount(amount, decimals);
+  };
 
   app.get(
     '/transactions',
@@ -23,12 +29,20 @@ export const chainHistoryRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
         successBody: PaginatedEnvelope(HistoryRecord),
       }),
     },
-    async (request, reply) =>
-      sendPage(
-        request,
+    async (request, reply) => {
+      const page = await ctx.transactions.list(
+        request.userId,
+        chain,
+        request.network,
+        request.query.page ?? 1,
+      );
+      const items = page.items.map((item) => ({ ...item, amount: readAmount(item.type, item.amount) }));
+      return sendPage(
+        `/api/v2/${chain}/transactions`,
         reply,
-        await ctx.transactions.list(request.userId, chain, request.network, request.query.page ?? 1),
+        { ...page, items },
         'Succesfully parsed transactions',
-      ),
+      );
+    },
   );
 };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../app-context.ts';
 import type { FamilyModule } from '../../../chains/family.ts';
-import { CHAIN_NAMES } from '../../../chains/types.ts';
 import { chainAddressRoutes } from './addresses.ts';
 import { chainHistoryRoutes } from './history.ts';
+import { chainOperationRoutes } from './operations.ts';
 import { chainReadRoutes } from './reads.ts';
 
 /**
@@ -15,11 +15,13 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{
   families: readonly FamilyModule[];
 }> = async (app, { ctx, families }) => {
   for (const family of families) {
-    for (const chain of CHAIN_NAMES.filter((name) => family.chains[name] !== undefined)) {
+    for (const chain of Object.keys(family.chains)) {
       const prefix = `/api/v2/${chain}`;
       await app.register(chainReadRoutes, { prefix, ctx, chain, family });
       await app.register(chainHistoryRoutes, { prefix, ctx, chain, family });
       await app.register(chainAddressRoutes, { prefix, ctx, chain, family });
+      const operations = ctx.familyParts.get(family.name)?.operations(chain) ?? [];
+      await app.register(chainOperationRoutes, { prefix, chain, sends: ctx.sends, operations });
     }
   }
 };

@@ -1,0 +1,26 @@
+/**
+ * Tron's routes under /api/v2/tron, as operations (`chains/operations.ts`): TRX, TRC10, TRC20 and TRC721
+ * sends, builds and broadcasts, Stake 2.0, token reads and chain parameters. Sends answer with Tron's
+ * words through the family's `SendWording`; staking answers 200 with each action's message.
+ */
+import type { FamilyParts } from '../../family.ts';
+import type { FamilyPorts } from '../../ports.ts';
+import { TronSends } from '../sends.ts';
+import { tronFeeLimitSun } from '../settings.ts';
+import { TronTokenReads } from '../token-reads.ts';
+import { buildOperations } from './builds.ts';
+import { readOperations } from './reads.ts';
+import { stakingOperations } from './staking.ts';
+import { transactionOperations } from './transactions.ts';
+
+/** Tron's own parts, built once per context: its sends and token reads, and the operations over them. */
+export function tronParts({ registry, settings }: FamilyPorts): FamilyParts {
+  const sends = new TronSends({ registry, feeLimitSun: tronFeeLimitSun(settings) });
+  const operations = [
+    ...readOperations(new TronTokenReads({ registry })),
+    ...transactionOperations(sends),
+    ...buildOperations(sends),
+    ...stakingOperations(sends),
+  ];
+  return { operations: () => operations, watcherTasks: [] };
+}
