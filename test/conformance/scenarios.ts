@@ -3,14 +3,16 @@
 // pass yet is named in its driver's `gaps` with the reason, and shows as skipped with that reason.
 import { formatUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
-import { type ApiResponse, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import type { BackgroundRoles } from '../../src/roles.ts';
+import type { ApiResponse, TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
+import { sendOutcomesOf } from '../helpers/send-outcomes.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import type { ChainApi, ConformanceDriver, TokenDriver } from './driver.ts';
 
 const PASSWORD = 'correct horse battery';
-/** A scenario seals and unseals keys (scrypt, N = 2^17) several times: slow on a busy machine. */
+/** A scenario waits on blocks, sends and deliveries, and seals and opens keys: slow on a busy machine. */
 const SCENARIO_TIMEOUT_MS = 120_000;
 
 /** What a scenario works with: the gateway of this chain's run, its API, the driver and a webhook receiver. */
@@ -54,6 +56,46 @@ function expectTxid(res: ApiResponse, driver: ConformanceDriver): string {
   return res.body.data.txid;
 }
 
+/** A history row, as far as the scenarios read it. */
+interface HistoryRow {
+  id: string;
+  txid: string | null;
+  amount: string | null;
+  httpStatus: string;
+  responseJson: string;
+}
+
+/** Every row of the caller's history on this chain, page after page. */
+async function wholeHistory(api: ChainApi): Promise<HistoryRow[]> {
+  const rows: HistoryRow[] = [];
+  for (let page = 1; ; page++) {
+    const res = await api('GET', `/transactions?page=${page}`);
+    expect(res.status, res.text).toBe(200);
+    rows.push(...res.body.data);
+    if (page >= res.body.last_page) return rows;
+  }
+}
+
+/** One whole coin of the chain, in base units. */
+const oneCoin = (driver: ConformanceDriver) => 10n ** BigInt(driver.native.decimals);
+
+/** POST /transactions of `amount` base units from a stored key, its password given as `password`. */
+function postNativeSend(
+  { api, driver }: ScenarioContext,
+  { from, to }: { from: string; to: string },
+  amount: bigint,
+  password = PASSWORD,
+) {
+  return api('POST', '/transactions', {
+    json: { from, to, amount: units(amount, driver.native.decimals), password },
+  });
+}
+
+/** A password address funded with `funds` base units of the native coin, and a new address to send to. */
+async function fundedPair(context: ScenarioContext, funds: bigint): Promise<{ from: string; to: string }> {
+  return { from: await fundedAddress(context, funds), to: await newAddress(context) };
+}
+
 /** A password address funded with `funds` base units of the native coin. */
 async function fundedAddress(context: ScenarioContext, funds: bigint): Promise<string> {
   const address = await newAddress(context, PASSWORD);
@@ -63,24 +105,18 @@ async function fundedAddress(context: ScenarioContext, funds: bigint): Promise<s
 
 /** One native send by the gateway with a stored key; resolves once it landed, to its txid. */
 async function sendNative(context: ScenarioContext, amount: bigint): Promise<{ txid: string; to: string }> {
-  const { api, driver } = context;
-  const from = await fundedAddress(context, 10n * amount + 10n ** BigInt(driver.native.decimals + 1));
-  const to = await newAddress(context);
-  const txid = expectTxid(
-    await api('POST', '/transactions', {
-      json: { from, to, amount: units(amount, driver.native.decimals), password: PASSWORD },
-    }),
-    driver,
-  );
+  const { driver } = context;
+  const pair = await fundedPair(context, 10n * amount + 10n * oneCoin(driver));
+  const txid = expectTxid(await postNativeSend(context, pair, amount), driver);
   await driver.settle();
-  return { txid, to };
+  return { txid, to: pair.to };
 }
 
 /** Built by the gateway, signed with the client library, broadcast by the gateway; resolves once landed. */
 async function buildSignBroadcast(context: ScenarioContext, amount: bigint) {
   const { api, driver } = context;
   const key = driver.newKey();
-  await driver.fundNative(key.address, 10n * amount + 10n ** BigInt(driver.native.decimals + 1));
+  await driver.fundNative(key.address, 10n * amount + 10n * oneCoin(driver));
   const to = await newAddress(context);
   const built = await api('POST', '/transactions/build', {
     json: { from: key.address, to, amount: units(amount, driver.native.decimals) },
@@ -105,6 +141,22 @@ async function deliveries({ receiver }: ScenarioContext, path: string, count: nu
     return found.length >= count ? found : undefined;
   }, 20_000);
   return hits.map((hit) => JSON.parse(hit.body) as Record<string, unknown>);
+}
+
+/** A scenario in which one way of sending moves 1/`share` of a coin, and the receiver's balance is that. */
+function receiverGets(
+  name: string,
+  send: (context: ScenarioContext, amount: bigint) => Promise<{ to: string }>,
+  share: bigint,
+): Scenario {
+  return {
+    name,
+    async run(context) {
+      const amount = oneCoin(context.driver) / share;
+      const { to } = await send(context, amount);
+      expect(await context.driver.nativeBalance(context.api, to)).toBe(amount);
+    },
+  };
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -145,14 +197,7 @@ export const SCENARIOS: Scenario[] = [
       expect(again.status, again.text).toBe(422);
     },
   },
-  {
-    name: 'native send with a stored key: the receiver gets the amount',
-    async run(context) {
-      const amount = 10n ** BigInt(context.driver.native.decimals) / 4n;
-      const { to } = await sendNative(context, amount);
-      expect(await context.driver.nativeBalance(context.api, to)).toBe(amount);
-    },
-  },
+  receiverGets('native send with a stored key: the receiver gets the amount', sendNative, 4n),
   {
     name: 'token send with a stored key: the receiver gets the tokens',
     needsToken: true,
@@ -160,9 +205,8 @@ export const SCENARIOS: Scenario[] = [
       const { api, driver } = context;
       const token = tokenOf(driver);
       const amount = 25n * 10n ** BigInt(token.decimals - 1);
-      const from = await fundedAddress(context, 50n * 10n ** BigInt(driver.native.decimals));
+      const { from, to } = await fundedPair(context, 50n * oneCoin(driver));
       await token.fund(from, 2n * amount);
-      const to = await newAddress(context);
       expectTxid(
         await api('POST', token.sendPath, {
           json: {
@@ -180,18 +224,11 @@ export const SCENARIOS: Scenario[] = [
       expect(await token.balance(api, from)).toBe(amount);
     },
   },
-  {
-    name: 'build, sign outside the gateway with the client library, broadcast',
-    async run(context) {
-      const amount = 10n ** BigInt(context.driver.native.decimals) / 2n;
-      const { to } = await buildSignBroadcast(context, amount);
-      expect(await context.driver.nativeBalance(context.api, to)).toBe(amount);
-    },
-  },
+  receiverGets('build, sign outside the gateway with the client library, broadcast', buildSignBroadcast, 2n),
   {
     name: 'history lists both a send and an outside-signed broadcast',
     async run(context) {
-      const amount = 10n ** BigInt(context.driver.native.decimals) / 10n;
+      const amount = oneCoin(context.driver) / 10n;
       const sent = await sendNative(context, amount);
       const broadcast = await buildSignBroadcast(context, amount);
       const history = await context.api('GET', '/transactions?page=1');
@@ -202,12 +239,106 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'reads of a landed send: head, its block, the transaction raw and decoded, its receipt, balances',
+    async run(context) {
+      const { api, driver } = context;
+      const amount = oneCoin(driver) / 4n;
+      const { txid, to } = await sendNative(context, amount);
+      const head = await api('GET', '/blocks/number');
+      expect(head.status, head.text).toBe(200);
+      expect(head.body.data.blocknumber).toBeGreaterThan(0);
+      const block = await api('GET', `/blocks/${head.body.data.blocknumber}`);
+      expect(block.status, block.text).toBe(200);
+      // The raw answer is the node's (Bitcoin's is the transaction's hex); the decoded one names the txid.
+      for (const path of ['', '/decoded', '/receipt']) {
+        const read = await api('GET', `/transactions/${txid}${path}`);
+        expect(read.status, `${path}: ${read.text}`).toBe(200);
+      }
+      const decoded = await api('GET', `/transactions/${txid}/decoded`);
+      expect(decoded.text.toLowerCase()).toContain(txid.replace(/^0x/, '').toLowerCase());
+      const unknown = await api('GET', `/transactions/${driver.unknownTxid}`);
+      expect(unknown.status, unknown.text).toBe(422);
+      expect(await driver.nativeBalance(api, to)).toBe(amount);
+    },
+  },
+  {
+    name: 'history pages: 50 a page, the next page holds the rest, no row twice',
+    async run(context) {
+      const { api, driver } = context;
+      const one = oneCoin(driver);
+      const key = driver.newKey();
+      await driver.fundNative(key.address, one);
+      const to = await newAddress(context);
+      const before = (await api('GET', '/transactions')).body.total as number;
+      // Refused by the pre-flight after the node was asked: each is a history row, and none moves coin.
+      for (let sent = 0; sent < 51; sent++) {
+        const res = await api('POST', '/transactions', {
+          json: {
+            from: key.address,
+            to,
+            amount: units(50n * one, driver.native.decimals),
+            privatekey: key.privateKey,
+          },
+        });
+        expect(res.status, res.text).toBe(422);
+      }
+      const first = await api('GET', '/transactions?page=1');
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.total).toBe(before + 51);
+      expect(first.body.per_page).toBe(50);
+      expect(first.body.data).toHaveLength(50);
+      const last = await api('GET', `/transactions?page=${first.body.last_page}`);
+      expect(last.body.data).toHaveLength(first.body.total - 50 * (first.body.last_page - 1));
+      const ids = new Set((await wholeHistory(api)).map((row) => row.id));
+      expect(ids.size).toBe(first.body.total);
+    },
+  },
+  {
+    name: 'idempotent replay: the same key and request answer the first send again, another request 422',
+    async run(context) {
+      const { api, driver } = context;
+      const one = oneCoin(driver);
+      const { from, to } = await fundedPair(context, 3n * one);
+      const headers = { 'Idempotency-Key': `conformance-${driver.chain}-${Date.now()}` };
+      const json = { from, to, amount: units(one / 10n, driver.native.decimals), password: PASSWORD };
+      const first = await api('POST', '/transactions', { json, headers });
+      const txid = expectTxid(first, driver);
+      const again = await api('POST', '/transactions', { json, headers });
+      expect(again.status, again.text).toBe(201);
+      expect(again.body).toEqual(first.body);
+      const other = await api('POST', '/transactions', {
+        json: { ...json, amount: units(one / 5n, driver.native.decimals) },
+        headers,
+      });
+      expect(other.status, other.text).toBe(422);
+      expect(other.body.message).toBe('This Idempotency-Key was used with another request');
+      await driver.settle();
+      expect(await driver.nativeBalance(api, to)).toBe(one / 10n);
+      const rows = (await wholeHistory(api)).filter((row) => row.txid === txid);
+      expect(rows).toHaveLength(1);
+    },
+  },
+  {
+    name: "history: a send's row ends SUCCESS once the chain made it final",
+    async run(context) {
+      const { api, driver, gw } = context;
+      const { txid } = await sendNative(context, oneCoin(driver) / 10n);
+      await driver.finalize?.();
+      await sendOutcomesOf(gw).runOnce();
+      const ended = (await wholeHistory(api)).find((r) => r.txid === txid);
+      if (ended === undefined) throw new Error(`${txid} is not in the history`);
+      expect(ended.httpStatus).toBe('201');
+      expect(JSON.parse(ended.responseJson)).toMatchObject({ status: 'SUCCESS' });
+      expect(JSON.parse(ended.responseJson)).not.toHaveProperty('error');
+    },
+  },
+  {
     name: 'webhook delivered for a transfer to a watched address',
     async run(context) {
       const { driver } = context;
       const to = driver.newKey().address;
       await subscribe(context, '/delivered', { to });
-      const amount = 3n * 10n ** BigInt(driver.native.decimals);
+      const amount = 3n * oneCoin(driver);
       await driver.fundNative(to, amount);
       const [payload] = await deliveries(context, '/delivered', 1);
       expect(payload).toMatchObject({
@@ -221,12 +352,49 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'one amount rule: 1.5 of the coin and 12.5 of a 6-decimal token read alike in the history and webhooks',
+    async run(context) {
+      const { api, driver, receiver } = context;
+      const { from, to } = await fundedPair(context, 50n * oneCoin(driver));
+      await subscribe(context, '/amounts', { to });
+      const sends: { path: string; json: Record<string, unknown>; decimals: number }[] = [
+        { path: '/transactions', json: { amount: '1.5' }, decimals: driver.native.decimals },
+      ];
+      const token = driver.token;
+      if (token !== undefined) {
+        expect(token.decimals).toBe(6);
+        await token.fund(from, 25n * 10n ** 6n);
+        const json = { amount: '12.5', contractaddress: token.contract };
+        sends.push({ path: token.sendPath, json, decimals: token.decimals });
+      }
+      const expected = new Map<string, string>();
+      for (const send of sends) {
+        const res = await api('POST', send.path, { json: { from, to, password: PASSWORD, ...send.json } });
+        // Every digit of the asset's decimals, however many: 1.5 ETH is 1.500000000000000000.
+        const [whole, fraction] = String(send.json['amount']).split('.');
+        expected.set(expectTxid(res, driver), `${whole}.${fraction!.padEnd(send.decimals, '0')}`);
+      }
+      await driver.settle();
+
+      const history = await wholeHistory(api);
+      for (const [txid, amount] of expected) {
+        expect(history.find((r) => r.txid === txid)?.amount, txid).toBe(amount);
+      }
+      await deliveries(context, '/amounts', sends.length);
+      for (const [txid, amount] of expected) {
+        const hit = receiver.received.find((r) => r.path === '/amounts' && r.body.includes(txid));
+        // The webhook's amount is a JSON number with the same digits as the history's text.
+        expect(hit?.body).toContain(`"amount":${amount},`);
+      }
+    },
+  },
+  {
     name: 'webhook reverted when a reorg drops a notified transfer',
     async run(context) {
       const { driver } = context;
       const to = driver.newKey().address;
       await subscribe(context, '/reverted', { to, notify_reverted: true });
-      const amount = 10n ** BigInt(driver.native.decimals);
+      const amount = oneCoin(driver);
       await driver.fundNative(to, amount);
       await deliveries(context, '/reverted', 1);
       if (driver.reorg === undefined)
@@ -256,16 +424,37 @@ export const SCENARIOS: Scenario[] = [
     name: 'insufficient funds: 422 with the documented message, nothing moves',
     async run(context) {
       const { api, driver } = context;
-      const one = 10n ** BigInt(driver.native.decimals);
-      const from = await fundedAddress(context, 2n * one);
-      const to = await newAddress(context);
-      const res = await api('POST', '/transactions', {
-        json: { from, to, amount: units(50n * one, driver.native.decimals), password: PASSWORD },
-      });
+      const one = oneCoin(driver);
+      const pair = await fundedPair(context, 2n * one);
+      const res = await postNativeSend(context, pair, 50n * one);
       expect(res.status, res.text).toBe(422);
       expect(res.body.message).toMatch(driver.insufficientFunds);
       await driver.settle();
-      expect(await driver.nativeBalance(api, to)).toBe(0n);
+      expect(await driver.nativeBalance(api, pair.to)).toBe(0n);
+    },
+  },
+  {
+    name: 'concurrent sends from one address, each a share of its balance: the receiver gets exactly the 201s',
+    async run(context) {
+      const { api, driver } = context;
+      const one = oneCoin(driver);
+      const pair = await fundedPair(context, 2n * one);
+      // Five sends of 0.8 from 2: two fit with their fees, never three. Each refused one must say so; no
+      // 201 may be lost on the way to the chain.
+      const share = (8n * one) / 10n;
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => postNativeSend(context, pair, share)),
+      );
+      const sent = results.filter((res) => res.status === 201);
+      for (const res of results.filter((r) => r.status !== 201)) {
+        expect(res.status, res.text).toBe(422);
+        expect(res.body.message).toMatch(driver.insufficientFunds);
+      }
+      expect(sent.length).toBeGreaterThanOrEqual(1);
+      expect(sent.length).toBeLessThanOrEqual(2);
+      expect(new Set(sent.map((res) => res.body.data.txid)).size).toBe(sent.length);
+      await driver.settle();
+      expect(await driver.nativeBalance(api, pair.to)).toBe(share * BigInt(sent.length));
     },
   },
   {
@@ -284,19 +473,16 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'wrong password on a send: 401, nothing moves',
+    name: "wrong password on a send: the family's answer (401; Tron 422), nothing moves",
     async run(context) {
       const { api, driver } = context;
-      const one = 10n ** BigInt(driver.native.decimals);
-      const from = await fundedAddress(context, one);
-      const to = await newAddress(context);
-      const res = await api('POST', '/transactions', {
-        json: { from, to, amount: units(one / 10n, driver.native.decimals), password: 'not the password' },
-      });
-      expect(res.status, res.text).toBe(401);
-      expect(res.body.message).toBe('Wrong password provided');
+      const one = oneCoin(driver);
+      const pair = await fundedPair(context, one);
+      const res = await postNativeSend(context, pair, one / 10n, 'not the password');
+      expect(res.status, res.text).toBe(driver.wrongPasswordSend.status);
+      expect(res.body.message).toMatch(driver.wrongPasswordSend.message);
       await driver.settle();
-      expect(await driver.nativeBalance(api, to)).toBe(0n);
+      expect(await driver.nativeBalance(api, pair.to)).toBe(0n);
     },
   },
   {
@@ -308,8 +494,7 @@ export const SCENARIOS: Scenario[] = [
       const unknown = token.noContract();
       const read = await api('GET', token.infoPath(unknown));
       expect(read.status, read.text).toBe(400);
-      const from = await fundedAddress(context, 10n ** BigInt(driver.native.decimals + 1));
-      const to = await newAddress(context);
+      const { from, to } = await fundedPair(context, 10n * oneCoin(driver));
       const res = await api('POST', token.sendPath, {
         json: { from, to, contractaddress: unknown, amount: '1', password: PASSWORD },
       });
@@ -336,16 +521,7 @@ export function runConformance(driver: ConformanceDriver): void {
 
     beforeAll(async () => {
       receiver = await startWebhookReceiver();
-      gw = await startGateway({
-        env: {
-          ...driver.gatewayEnv,
-          WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-          NODE_RETRIES: '1',
-          LOG_LEVEL: 'warn',
-        },
-      });
-      roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
-      ({ token } = await gw.userToken(undefined, 'enterprise'));
+      ({ gw, roles, token } = await startWatchingGateway(driver.gatewayEnv));
     }, 60_000);
 
     afterAll(async () => {

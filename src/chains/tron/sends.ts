@@ -5,13 +5,15 @@
  */
 
 import { ApiError, invalidField } from '../../errors.ts';
-import { formatAmount, historyAmount, parseAmount } from '../amount.ts';
-import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../family.ts';
+import { assetAmount, formatAmount, parseAmount } from '../amount.ts';
+import { amountField } from '../amount-field.ts';
 import type { ChainRegistry } from '../registry.ts';
+import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../send-contract.ts';
 import type { Network } from '../types.ts';
-import type { TronAdapter } from './adapter.ts';
+import { broadcastTxid, TronAdapter } from './adapter.ts';
 import { isTronAddress } from './address.ts';
 import { type DecodedContract, decodeContract, MalformedContractError } from './decode-contract.ts';
+import { DistinctTransactions } from './distinct-transactions.ts';
 import { TronContractError } from './errors.ts';
 import { tronAnswer } from './send-wording.ts';
 import { TRX_DECIMALS } from './trx-amount.ts';
@@ -37,15 +39,18 @@ export type StakingAction = 'freeze' | 'unfreeze' | 'delegate' | 'undelegate';
 
 /** The sends of Tron: TRX, TRC10, TRC20, TRC721 and the staking actions. */
 export class TronSends {
+  /** Two identical transfers built at once are still two transactions (two builds, two sends). */
+  readonly #distinct = new DistinctTransactions();
+
   constructor(private readonly deps: TronSendsDeps) {}
 
   private adapter(network: Network): TronAdapter {
-    return this.deps.registry.get<TronAdapter>('tron', network);
+    return this.deps.registry.adapterOf('tron', network, TronAdapter);
   }
 
   trx(network: Network, body: Transfer & { amount: unknown }): PreparedSend {
     const sun = amountField(body.amount, TRX_DECIMALS);
-    const record = { type: 'TRX', ...parties(body), amount: historyAmount(sun, TRX_DECIMALS) };
+    const record = { type: 'TRX', ...parties(body), amount: assetAmount(sun, TRX_DECIMALS) };
     return this.prepare(network, body.from, record, (a) => a.buildTrxTransfer(body.from, body.to, sun));
   }
 
@@ -67,7 +72,7 @@ export class TronSends {
       async (a) => {
         const decimals = await a.getTrc20Decimals(body.contractaddress);
         const units = amountField(body.amount, decimals);
-        record.amount = historyAmount(units, decimals);
+        record.amount = assetAmount(units, decimals);
         return a.buildTrc20Transfer(body.from, body.to, body.contractaddress, units, feeLimit);
       },
       feeLimit,
@@ -84,7 +89,7 @@ export class TronSends {
       type: 'TRC721',
       ...parties(body),
       contractaddress: body.contractaddress,
-      amount: historyAmount(1n, 0),
+      amount: assetAmount(1n, 0),
       tokenid: tokenId.toString(),
     };
     return this.prepare(
@@ -101,7 +106,7 @@ export class TronSends {
     return this.prepare(network, body.from, record, async (a) => {
       const { precision } = await a.getTrc10Info(body.tokenId);
       const units = amountField(body.amount, precision);
-      record.amount = historyAmount(units, precision);
+      record.amount = assetAmount(units, precision);
       return a.buildTrc10Transfer(body.from, body.to, body.tokenId, units);
     });
   }
@@ -117,7 +122,7 @@ export class TronSends {
       type: action.toUpperCase(),
       from: body.address,
       to: body.receiver ?? null,
-      amount: historyAmount(sun, TRX_DECIMALS),
+      amount: assetAmount(sun, TRX_DECIMALS),
     };
     const receiver = body.receiver ?? '';
     if ((action === 'delegate' || action === 'undelegate') && !body.receiver) {
@@ -135,8 +140,8 @@ export class TronSends {
         const built = await prepared.build();
         return {
           txid: built.txid,
-          send: async (key) => {
-            const { txid } = await built.send(key);
+          send: async (key, intent) => {
+            const { txid } = await built.send(key, intent);
             return { txid, data: { result: true, txid } };
           },
         };
@@ -149,7 +154,7 @@ export class TronSends {
   /** An unsigned TRX transfer for the caller to sign. */
   async buildTrx(network: Network, body: Transfer & { amount: unknown }) {
     const sun = amountField(body.amount, TRX_DECIMALS);
-    return unsigned(this.adapter(network).buildTrxTransfer(body.from, body.to, sun));
+    return this.unsigned(this.adapter(network).buildTrxTransfer(body.from, body.to, sun));
   }
 
   /** An unsigned TRC20 transfer for the caller to sign; `amount` in the token's units. */
@@ -161,7 +166,9 @@ export class TronSends {
     const decimals = await adapter.getTrc20Decimals(body.contractaddress);
     const units = amountField(body.amount, decimals);
     const feeLimit = this.feeLimit(body.fee_limit);
-    return unsigned(adapter.buildTrc20Transfer(body.from, body.to, body.contractaddress, units, feeLimit));
+    return this.unsigned(
+      adapter.buildTrc20Transfer(body.from, body.to, body.contractaddress, units, feeLimit),
+    );
   }
 
   /** An unsigned TRC721 transferFrom(from, to, tokenid) for the caller to sign. */
@@ -171,7 +178,7 @@ export class TronSends {
   ) {
     const tokenId = tokenIdField(body.tokenid);
     const feeLimit = this.feeLimit(body.fee_limit);
-    return unsigned(
+    return this.unsigned(
       this.adapter(network).buildTrc721Transfer(body.from, body.to, body.contractaddress, tokenId, feeLimit),
     );
   }
@@ -181,7 +188,7 @@ export class TronSends {
     const adapter = this.adapter(network);
     const { precision } = await adapter.getTrc10Info(body.tokenId);
     const units = amountField(body.amount, precision);
-    return unsigned(adapter.buildTrc10Transfer(body.from, body.to, body.tokenId, units));
+    return this.unsigned(adapter.buildTrc10Transfer(body.from, body.to, body.tokenId, units));
   }
 
   /** A transaction the caller signed; the history records what its contract moves. */
@@ -190,7 +197,11 @@ export class TronSends {
     return {
       txid: tx.txID,
       record: () => broadcastRecord(adapter, signedContract(tx)),
-      broadcast: async () => (await adapter.broadcast(tx)).txid,
+      broadcast: async (intent) => {
+        // A transaction without raw_data has no id; the node refuses it, and nothing needs settling.
+        if (typeof tx.raw_data === 'object' && tx.raw_data !== null) await intent(broadcastTxid(tx));
+        return (await adapter.broadcast(tx)).txid;
+      },
     };
   }
 
@@ -211,13 +222,15 @@ export class TronSends {
       from,
       record,
       build: async (): Promise<BuiltSend> => {
-        const tx = await build(adapter);
+        const tx = this.#distinct.distinct(await build(adapter));
         return {
           txid: tx.txID,
-          send: async (key) => {
+          send: async (key, intent) => {
             const estimate =
               feeLimitSun === undefined ? undefined : await preflight(adapter, from, tx, feeLimitSun);
-            const { txid } = await adapter.broadcast(adapter.sign(tx, key));
+            const signed = adapter.sign(tx, key);
+            await intent(broadcastTxid(signed));
+            const { txid } = await adapter.broadcast(signed);
             return estimate === undefined || feeLimitSun === undefined
               ? { txid, data: { txid } }
               : { txid, data: { txid, estimate: estimateOut(estimate, feeLimitSun) } };
@@ -225,6 +238,15 @@ export class TronSends {
         };
       },
     };
+  }
+
+  /** A built transaction; the node's refusal (`balance is not sufficient` ...) worded as the sends word it. */
+  private async unsigned(build: Promise<TronTransaction>): Promise<TronTransaction> {
+    try {
+      return this.#distinct.distinct(await build);
+    } catch (error) {
+      throw tronAnswer(error);
+    }
   }
 
   private feeLimit(raw: unknown): bigint {
@@ -258,23 +280,6 @@ async function preflight(
     );
   }
   return estimate;
-}
-
-/** A built transaction; the node's refusal (`balance is not sufficient` ...) worded as the sends word it. */
-async function unsigned(build: Promise<TronTransaction>): Promise<TronTransaction> {
-  try {
-    return await build;
-  } catch (error) {
-    throw tronAnswer(error);
-  }
-}
-
-function amountField(raw: unknown, decimals: number): bigint {
-  try {
-    return parseAmount(raw, decimals);
-  } catch (error) {
-    throw invalidField('amount', `The amount field is invalid: ${(error as Error).message}.`);
-  }
 }
 
 function tokenIdField(raw: unknown): bigint {
@@ -312,22 +317,22 @@ async function broadcastRecord(adapter: TronAdapter, decoded: DecodedContract): 
   const parties = { from: from ?? '', to };
   switch (decoded.type) {
     case 'TRX':
-      return { type: 'TRX', ...parties, amount: historyAmount(decoded.amount, TRX_DECIMALS) };
+      return { type: 'TRX', ...parties, amount: assetAmount(decoded.amount, TRX_DECIMALS) };
     case 'TRC10': {
       const precision = await trc10PrecisionOrRaw(adapter, decoded.tokenId);
-      const amount = historyAmount(decoded.amount, precision);
+      const amount = assetAmount(decoded.amount, precision);
       return { type: 'TRC10', ...parties, amount, tokenid: decoded.tokenId };
     }
     case 'TRC20': {
       const decimals = await trc20DecimalsOrRaw(adapter, decoded.contract);
-      const amount = historyAmount(decoded.amount, decimals);
+      const amount = assetAmount(decoded.amount, decimals);
       return { type: 'TRC20', ...parties, amount, contractaddress: decoded.contract };
     }
     case 'TRC721':
       return {
         type: 'TRC721',
         ...parties,
-        amount: historyAmount(1n, 0),
+        amount: assetAmount(1n, 0),
         contractaddress: decoded.contract,
         tokenid: decoded.tokenId.toString(),
       };
