@@ -10,6 +10,7 @@ import type { HdKeyCodec } from '../custody/hd-wallets.ts';
 import type { ApiError, WrongPasswordAnswer } from '../errors.ts';
 import type { ChainAdapter } from './chain-adapter.ts';
 import type { ChainFamily } from './chain-family.ts';
+import type { FeeSponsor } from './fee-sponsor.ts';
 import type { KeyCodec } from './key-codec.ts';
 import type { ChainOperation, KeyForms } from './operations.ts';
 import type { FamilyPorts } from './ports.ts';
@@ -204,6 +205,8 @@ export interface FamilyParts {
    * lost are broadcast again).
    */
   readonly watcherTasks: readonly BackgroundTask[];
+  /** How the family's sponsor pays a transfer's fee (the paymaster, sweeps); absent where it cannot. */
+  readonly sponsor?: FeeSponsor;
 }
 
 /** What a webhook filter on one chain may name, and how its addresses are compared. */
