@@ -20,6 +20,7 @@ import type { AddressCustody } from './services/address-custody.ts';
 import type { ChainReads } from './services/chain-reads.ts';
 import type { SendPipeline } from './services/send-pipeline.ts';
 import type { TransactionLog } from './services/transaction-log.ts';
+import type { Sponsorship } from './sponsorship/index.ts';
 import type { Store } from './store/store.ts';
 import type { NotificationLog } from './webhooks/notifications.ts';
 import type { OutboxSignal } from './webhooks/outbox-signal.ts';
@@ -67,6 +68,8 @@ export interface AppContext {
   nodeMonitor: NodeMonitor;
   /** Warnings about failing nodes and watchers, on state changes only. */
   troubleLog: TroubleLog;
+  /** Fee sponsorship: the sponsors, the paymaster, sweeps and their jobs. */
+  sponsorship: Sponsorship;
   /** Present only in the sandbox. */
   faucets: FaucetDirectory | null;
 }

@@ -38,6 +38,7 @@ import { AddressCustody } from './services/address-custody.ts';
 import { ChainReads } from './services/chain-reads.ts';
 import { SendPipeline } from './services/send-pipeline.ts';
 import { TransactionLog } from './services/transaction-log.ts';
+import { Sponsorship } from './sponsorship/index.ts';
 import { openReadyStore } from './store/ready-store.ts';
 import { NotificationLog } from './webhooks/notifications.ts';
 import { OutboxSignal } from './webhooks/outbox-signal.ts';
@@ -92,7 +93,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const users = new UserDirectory(store.db, config.defaultPlan, now);
   const sessions = new SessionStore(store.db, config.dashboard.sessionMs, now);
   const outbox = new OutboxSignal(store.dialect);
-  const shared: Omit<AppContext, 'familyParts'> = {
+  const shared: Omit<AppContext, 'familyParts' | 'sponsorship'> = {
     config,
     logger,
     store,
@@ -163,7 +164,18 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     droppedSends: shared.droppedSends,
   };
   const familyParts = new Map(FAMILIES.map((family) => [family.name, family.createParts(ports)]));
-  return { ...shared, familyParts };
+  const sponsorship = new Sponsorship({
+    store,
+    masterKey,
+    quotas,
+    registry,
+    familyOf,
+    familyParts,
+    provenKey: (caller, proof, address) => shared.sends.provenKey(caller, proof, address),
+    addressesOf: async (caller) => (await shared.custody.list(caller)).map((row) => row.address),
+    now,
+  });
+  return { ...shared, familyParts, sponsorship };
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {

@@ -7,6 +7,7 @@ import { NETWORKS } from './chains/types.ts';
 import { SendOutcomes } from './services/send-outcomes.ts';
 import { SendSettler } from './services/send-settler.ts';
 import { OutboxDeliverer } from './webhooks/deliverer.ts';
+import { WebhookSender } from './webhooks/delivery-attempt.ts';
 import { OutboxListener } from './webhooks/outbox-listener.ts';
 import { ChainWatcher } from './webhooks/watcher.ts';
 
@@ -21,6 +22,9 @@ export interface BackgroundRoles {
   deliverer: OutboxDeliverer | null;
   stop(): Promise<void>;
 }
+
+/** A job's callback must answer within this time. */
+const CALLBACK_TIMEOUT_MS = 10_000;
 
 export interface RoleOptions {
   /** The watchers' pause between polls (default 500 ms; new blocks announced by subscription wake them sooner). */
@@ -105,6 +109,20 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
     ? new SendOutcomes({ ...sends, logger: taskLogger('send-outcomes') })
     : null;
   outcomes?.start();
+  // And the sponsored jobs: paymaster requests, sweeps, activations, and their callbacks.
+  const sponsoredJobs = ctx.config.roles.watcher
+    ? ctx.sponsorship.runner(
+        new WebhookSender({
+          masterKey: ctx.masterKey,
+          allowlist: ctx.webhookAllowlist,
+          timeoutMs: CALLBACK_TIMEOUT_MS,
+          connectionsPerOrigin: 4,
+          now: () => new Date(),
+        }),
+        taskLogger('sponsored-jobs'),
+      )
+    : null;
+  sponsoredJobs?.start();
   // Every process probes the nodes: readiness and node metrics are per instance, whatever its roles.
   ctx.nodeMonitor.start();
   return {
@@ -121,6 +139,7 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
         ...familyTasks.map((task) => task.stop()),
         settler?.stop(),
         outcomes?.stop(),
+        sponsoredJobs?.stop(),
       ]);
     },
   };

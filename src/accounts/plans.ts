@@ -13,6 +13,7 @@ export async function syncPlans(db: Kysely<Database>, plans: PlanConfig[], now =
       quota_transactions: plan.quotas.transactions,
       rate_requests: plan.rate?.requests ?? null,
       rate_seconds: plan.rate?.seconds ?? null,
+      sponsored_json: plan.sponsored === null ? null : JSON.stringify(plan.sponsored),
       updated_at: now.toISOString(),
     };
     await db
@@ -37,6 +38,8 @@ export function planFromRow(row: PlansTable): PlanConfig {
       row.rate_requests === null || row.rate_seconds === null
         ? null
         : { requests: row.rate_requests, seconds: row.rate_seconds },
+    sponsored:
+      row.sponsored_json === null ? null : (JSON.parse(row.sponsored_json) as Record<string, string>),
   };
 }
 

@@ -131,6 +131,8 @@ export interface FeeSponsor {
     address: string,
     journal: SponsorJournal,
   ): Promise<void>;
+  /** The decimals of the coin (`contract` null) or of a token, read from the chain; a bad contract is a 422. */
+  decimals(chain: ChainName, network: Network, contract: string | null): Promise<number>;
   /** What `address` holds of the coin (`contract` null) or of a token, in base units, for sweeps. */
   holding(chain: ChainName, network: Network, address: string, contract: string | null): Promise<bigint>;
   /**

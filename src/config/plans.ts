@@ -19,11 +19,18 @@ export interface PlanRate {
   seconds: number;
 }
 
+/**
+ * The fees the gateway's sponsors may pay for a plan's user per period, by chain, in the chain's coin
+ * (decimal text, `"tron": "50"`); a chain not named, or `null` for the plan: none.
+ */
+export type SponsoredAllowance = Readonly<Record<string, string>> | null;
+
 export interface PlanConfig {
   name: string;
   period: QuotaPeriod;
   quotas: PlanQuotas;
   rate: PlanRate | null;
+  sponsored: SponsoredAllowance;
 }
 
 /** The longest rate window a plan may set: a day (longer windows are what the quotas are for). */
@@ -52,6 +59,7 @@ function plan(
     period: 'month',
     quotas: { webhooks, addresses, requests, transactions },
     rate: { requests: perSecond, seconds: 1 },
+    sponsored: null,
   };
 }
 
@@ -75,7 +83,7 @@ export function parsePlans(raw: string, variable: string): PlanConfig[] {
 function parsePlan(item: unknown, index: number, variable: string): PlanConfig {
   const where = `plan #${index + 1}`;
   if (typeof item !== 'object' || item === null) throw new ConfigError(variable, `${where} is not an object`);
-  const { name, period = 'month', quotas, rate = null } = item as Record<string, unknown>;
+  const { name, period = 'month', quotas, rate = null, sponsored = null } = item as Record<string, unknown>;
   if (typeof name !== 'string' || !/^[a-z0-9_-]{1,40}$/i.test(name)) {
     throw new ConfigError(variable, `${where} needs a name of letters, digits, - or _`);
   }
@@ -103,7 +111,25 @@ function parsePlan(item: unknown, index: number, variable: string): PlanConfig {
       transactions: quota('transactions'),
     },
     rate: parseRate(rate, name, variable),
+    sponsored: parseSponsored(sponsored, name, variable),
   };
+}
+
+/** `{"tron": "50", "ethereum": "0.05"}`: decimal text per chain (never a JSON number: no float for money). */
+function parseSponsored(sponsored: unknown, plan: string, variable: string): SponsoredAllowance {
+  if (sponsored === null) return null;
+  const shape = `plan ${plan}: sponsored must be null or {"<chain>": "<amount in its coin, decimal text>"}`;
+  if (typeof sponsored !== 'object' || Array.isArray(sponsored)) throw new ConfigError(variable, shape);
+  const entries = Object.entries(sponsored);
+  for (const [chain, amount] of entries) {
+    if (
+      !/^[a-z0-9-]{1,40}$/.test(chain) ||
+      typeof amount !== 'string' ||
+      !/^\d{1,30}(\.\d{1,30})?$/.test(amount)
+    )
+      throw new ConfigError(variable, shape);
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 /** `{"requests": 50, "seconds": 1}`; absent or `null`: no rate limit. */

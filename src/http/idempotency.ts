@@ -22,11 +22,11 @@ export const KEY_OTHER_REQUEST = 'This Idempotency-Key was used with another req
 const KEY_FORM = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * POSTs that only read, though they carry a body: builds (an unsigned transaction, nothing sent) and
- * exports (a key, which must not be kept to be given again). Every other authenticated POST sends,
- * broadcasts, creates or changes something, and takes the header.
+ * POSTs that only read, though they carry a body: builds (an unsigned transaction, nothing sent), exports
+ * (a key, which must not be kept to be given again) and the paymaster's estimates. Every other
+ * authenticated POST sends, broadcasts, creates or changes something, and takes the header.
  */
-const READS_BY_POST = /\/(build|export)(\/|$)/;
+const READS_BY_POST = /\/(build|export|estimate)(\/|$)/;
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -28,6 +28,7 @@ const SANDBOX_PLAN: PlanConfig = {
   period: 'month',
   quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
   rate: null,
+  sponsored: null,
 };
 
 export interface SandboxFile {

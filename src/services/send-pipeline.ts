@@ -141,6 +141,16 @@ export class SendPipeline implements SendPort {
     });
   }
 
+  /**
+   * The key of `from` for work that signs later (a sponsored job): the caller proves it as a send does,
+   * and another address's key is refused in the family's words.
+   */
+  async provenKey(scope: SendScope, proof: SigningProof, from: string): Promise<string> {
+    const key = await this.signingKey(scope, proof, from);
+    if (key.signs === false) throw this.family(scope.chain).sends.keyRefused(key.signer, from, null);
+    return key.privateKey;
+  }
+
   private family(chain: ChainName): FamilyModule {
     const family = this.deps.familyOf(chain);
     if (family === undefined) throw new ApiError(404, `Chain ${chain} is not served`);

@@ -27,6 +27,10 @@ export interface Database {
   password_failures: PasswordFailuresTable;
   counters: CountersTable;
   idempotency_keys: IdempotencyKeysTable;
+  sponsors: SponsorsTable;
+  sponsor_jobs: SponsorJobsTable;
+  sponsor_ledger: SponsorLedgerTable;
+  sweeps: SweepsTable;
 }
 
 export interface UsersTable {
@@ -48,6 +52,8 @@ export interface PlansTable {
   /** Requests one token may make per `rate_seconds`; both null: no rate limit. */
   rate_requests: number | null;
   rate_seconds: number | null;
+  /** JSON of chain -> the sponsored fees allowed per period, in the chain's coin; null: none. */
+  sponsored_json: string | null;
   updated_at: string;
 }
 
@@ -314,4 +320,82 @@ export interface IdempotencyKeysTable {
   locked_until: string | null;
   created_at: string;
   expires_at: string;
+}
+
+/** The sponsor of a chain and network (src/sponsorship/sponsors.ts). */
+export interface SponsorsTable {
+  chain: string;
+  network: string;
+  /** The operator's user whose custodial address it is. */
+  user_id: string;
+  address: string;
+  /** Its private key, sealed with the master key (jobs sign with it at any hour). */
+  key_sealed: string;
+  /** Base units of the coin it may spend per period; null: no limit. */
+  budget: string | null;
+  period: string;
+  updated_at: string;
+}
+
+/** The delivery of a job's or a sweep's `callback_url`. */
+interface CallbackColumns {
+  callback_url: string | null;
+  callback_secret_sealed: string | null;
+  /** `due`, `delivered` or `failed`; null while the job runs or without a callback. */
+  callback_state: string | null;
+  callback_attempts: number;
+  callback_next_at: string | null;
+  callback_error: string | null;
+}
+
+/** One sponsored transfer (a paymaster request, a sweep's address) or an activation, run in the background. */
+export interface SponsorJobsTable extends CallbackColumns {
+  id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  kind: string;
+  sweep_id: string | null;
+  status: string;
+  reason: string | null;
+  transfer_json: string;
+  owner_key_sealed: string | null;
+  reserved: string;
+  txid: string | null;
+  notes_json: string;
+  lease_token: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every cost a sponsor bore, exactly, by job and transaction. */
+export interface SponsorLedgerTable {
+  job_id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  what: string;
+  units: string;
+  txid: string;
+  created_at: string;
+}
+
+/** A sweep: many of a user's addresses gathered into one. */
+export interface SweepsTable extends CallbackColumns {
+  id: string;
+  user_id: string;
+  chain: string;
+  network: string;
+  to: string;
+  contract: string | null;
+  min_units: string | null;
+  from_json: string | null;
+  password_sealed: string | null;
+  status: string;
+  skipped_json: string;
+  lease_token: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
 }

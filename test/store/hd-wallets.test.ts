@@ -76,6 +76,7 @@ beforeAll(async () => {
       period: 'month',
       quotas: { webhooks: 1, addresses: 3, requests: null, transactions: null },
       rate: null,
+      sponsored: null,
     },
   ]);
   users = new UserDirectory(store.db, config.defaultPlan);

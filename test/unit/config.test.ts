@@ -165,6 +165,7 @@ describe('loadConfig', () => {
       period: 'day',
       quotas: { webhooks: null, addresses: 1, requests: 2, transactions: 3 },
       rate: null,
+      sponsored: null,
     });
   });
 });

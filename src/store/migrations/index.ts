@@ -11,6 +11,7 @@ import { notificationReinclusion } from './0010_notification_reinclusion.ts';
 import { idempotencyKeys } from './0011_idempotency_keys.ts';
 import { planRates } from './0012_plan_rates.ts';
 import { unsettledSends } from './0013_unsettled_sends.ts';
+import { sponsorship } from './0017_sponsorship.ts';
 
 export type Migrations = Readonly<Record<string, Migration>>;
 
@@ -32,6 +33,7 @@ export const sharedMigrations: Migrations = {
   '0011_idempotency_keys': idempotencyKeys,
   '0012_plan_rates': planRates,
   '0013_unsettled_sends': unsettledSends,
+  '0017_sponsorship': sponsorship,
 };
 
 /**

@@ -4,7 +4,9 @@ import type { FamilyModule } from '../../../chains/family.ts';
 import { chainAddressRoutes } from './addresses.ts';
 import { chainHistoryRoutes } from './history.ts';
 import { chainOperationRoutes } from './operations.ts';
+import { chainPaymasterRoutes } from './paymaster.ts';
 import { chainReadRoutes } from './reads.ts';
+import { chainSweepRoutes } from './sweeps.ts';
 
 /**
  * The routes every chain has, written once and registered for each served chain under its own prefix,
@@ -20,6 +22,8 @@ export const chainRoutes: FastifyPluginAsyncTypebox<{
       await app.register(chainReadRoutes, { prefix, ctx, chain, family });
       await app.register(chainHistoryRoutes, { prefix, ctx, chain, family });
       await app.register(chainAddressRoutes, { prefix, ctx, chain, family });
+      await app.register(chainPaymasterRoutes, { prefix, ctx, chain, family });
+      await app.register(chainSweepRoutes, { prefix, ctx, chain, family });
       const operations = ctx.familyParts.get(family.name)?.operations(chain) ?? [];
       await app.register(chainOperationRoutes, { prefix, chain, sends: ctx.sends, operations });
     }
