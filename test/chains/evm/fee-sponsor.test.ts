@@ -186,6 +186,88 @@ describe('EVM fee sponsor: an exact top-up (real anvil)', () => {
     expect(journals.reduce((sum, journal) => sum + journal.total(), 0n)).toBe(loss);
   });
 
+  it('a noted top-up whose nonce another top-up took is dead: the resumed run pays once, anew', async () => {
+    const from = await tokenHolder(2_000_000n);
+    const transfer = await usdtTransfer(from, adapter.generateKey().address, '2');
+    const sponsorBefore = await adapter.getBalance(sponsor.address);
+    const sponsorNonce = await adapter.getTransactionCount(sponsor.address, 'latest');
+    const journal = new MemoryJournal((notes) => notes['top_up_txid'] !== undefined);
+    await expect(feeSponsor.run(runOf(transfer, from, journal))).rejects.toThrow(/process died/);
+    const deadTopUp = journal.notes['top_up_txid']!;
+
+    // Meanwhile another job's top-up takes the nonce the dead one was signed with.
+    const other = await tokenHolder(1_000_000n);
+    const otherJournal = new MemoryJournal();
+    const otherTransfer = await usdtTransfer(other, adapter.generateKey().address, '1');
+    await feeSponsor.run(runOf(otherTransfer, other, otherJournal));
+    const otherTopUp = await adapter.getTransaction(otherJournal.notes['top_up_txid'] as Hex);
+    expect(Number(otherTopUp?.['nonce'])).toBe(sponsorNonce);
+
+    const { txid } = await feeSponsor.run(runOf(transfer, from, journal));
+    expect((await adapter.getReceipt(txid))?.['status']).toBe('0x1');
+    expect(journal.notes['top_up_txid']).not.toBe(deadTopUp);
+    expect(await adapter.getTransaction(deadTopUp as Hex)).toBeNull();
+    expect(await adapter.getTransactionCount(sponsor.address, 'latest')).toBe(sponsorNonce + 2);
+    const loss = sponsorBefore - (await adapter.getBalance(sponsor.address));
+    expect(journal.total() + otherJournal.total()).toBe(loss);
+  });
+
+  it('resumes after a crash just after the transfer was noted: the same transfer bytes go out, once', async () => {
+    const from = await tokenHolder(4_000_000n);
+    const to = adapter.generateKey().address;
+    const transfer = await usdtTransfer(from, to, '4');
+    const journal = new MemoryJournal((notes) => notes['transfer_txid'] !== undefined);
+    await expect(feeSponsor.run(runOf(transfer, from, journal))).rejects.toThrow(/process died/);
+    const noted = journal.notes['transfer_txid'];
+    expect(await adapter.getTransaction(noted as Hex)).toBeNull();
+
+    const { txid } = await feeSponsor.run(runOf(transfer, from, journal));
+    expect(txid).toBe(noted);
+    expect(await tokenBalance(to)).toBe(4_000_000n);
+    expect(await adapter.getTransactionCount(from.address, 'latest')).toBe(1);
+    expect(journal.costs.size).toBe(2);
+  });
+
+  it('tops up the fee of a coin transfer, never its amount, and of an NFT transfer', async () => {
+    const fromCoin = adapter.generateKey();
+    await devnet.faucetNative(fromCoin.address, ETHER / 100n);
+    const to = adapter.generateKey().address;
+    const coin = await feeSponsor.transfer('ethereum', 'mainnet', {
+      type: 'ETH',
+      from: fromCoin.address,
+      to,
+      amount: '0.01',
+    });
+    expect(coin).toMatchObject({ type: 'default', contract: null, units: (ETHER / 100n).toString() });
+    const quote = await feeSponsor.quote('ethereum', 'mainnet', coin, sponsor.address);
+    expect(quote.answer['gas_limit']).toBe('21000');
+    const journal = new MemoryJournal();
+    await feeSponsor.run(runOf(coin, fromCoin, journal));
+    expect(await adapter.getBalance(to)).toBe(ETHER / 100n);
+    const tooMuch = await feeSponsor.transfer('ethereum', 'mainnet', {
+      type: 'ETH',
+      from: fromCoin.address,
+      to,
+      amount: '1',
+    });
+    const refusal = await feeSponsor.quote('ethereum', 'mainnet', tooMuch, sponsor.address).catch((e) => e);
+    expect([refusal.status, refusal.errors[0]?.field]).toEqual([422, 'amount']);
+
+    const nft = devnet.tokens.erc721.NFT;
+    const fromNft = adapter.generateKey();
+    const tokenId = await devnet.faucetErc721(nft, fromNft.address);
+    const nftTransfer = await feeSponsor.transfer('ethereum', 'mainnet', {
+      type: 'ERC721',
+      from: fromNft.address,
+      to,
+      contractaddress: nft,
+      tokenid: tokenId.toString(),
+    });
+    expect(nftTransfer).toMatchObject({ type: 'ERC721', units: '1', decimals: 0 });
+    await feeSponsor.run(runOf(nftTransfer, fromNft, new MemoryJournal()));
+    expect(await adapter.nftOwner(nft, tokenId)).toBe(to);
+  });
+
   it('refuses to quote an amount above the token balance (422), and bad fields', async () => {
     const from = await tokenHolder(1_000_000n);
     const transfer = await usdtTransfer(from, adapter.generateKey().address, '1.000001');
