@@ -1,7 +1,7 @@
 /**
  * The EVM family's own parts, built once per context (one nonce manager for every chain): its sends, key
  * imports and exports, token reads, and every Ethereum/BSC/Polygon/Arbitrum operation of the spec over
- * them; the chains differ only by their data (`chains.ts`).
+ * them, and its fee sponsor (an exact top-up); the chains differ only by their data (`chains.ts`).
  */
 import type { FamilyParts } from '../family.ts';
 import type { ChainOperation } from '../operations.ts';
