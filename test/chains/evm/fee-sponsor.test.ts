@@ -306,3 +306,66 @@ describe('EVM fee sponsor: an exact top-up (real anvil)', () => {
     expect(feeSponsor.types('polygon')).toContain('MATIC');
   });
 });
+
+describe('EVM fee sponsor on a legacy-fee chain: BSC (real anvil)', () => {
+  let devnet: EvmDevnet;
+  let adapter: EvmAdapter;
+  let database: NonceDatabase;
+
+  beforeAll(async () => {
+    [devnet, database] = await Promise.all([startEvmDevnet({ chain: 'bsc' }), freshNonceDatabase('sqlite')]);
+    adapter = devnetAdapter('bsc', devnet.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await adapter?.close();
+    await devnet?.close();
+    await database?.close();
+  });
+
+  it('sends a BEP20 (asked for as ERC20) from an address without BNB at the gas price it quoted', async () => {
+    const registry = new ChainRegistry();
+    registry.register(adapter);
+    const feeSponsor = new EvmFeeSponsor({
+      db: database.db,
+      dialect: database.dialect,
+      registry,
+      wait: { pollMs: 25, timeoutMs: 20_000, rebroadcastEvery: 40 },
+    });
+    const sponsor = adapter.generateKey();
+    await devnet.faucetNative(sponsor.address, ETHER);
+    const usdt = devnet.tokens.erc20.USDT;
+    const from = adapter.generateKey();
+    await devnet.faucetErc20(usdt, from.address, 7_000_000n);
+    const to = adapter.generateKey().address;
+
+    const transfer = await feeSponsor.transfer('bsc', 'mainnet', {
+      type: 'erc20',
+      from: from.address,
+      to,
+      contractaddress: usdt,
+      amount: '7',
+    });
+    expect(transfer.type).toBe('BEP20');
+    const quote = await feeSponsor.quote('bsc', 'mainnet', transfer, sponsor.address);
+    const sponsorBefore = await adapter.getBalance(sponsor.address);
+    const journal = new MemoryJournal();
+    const { txid } = await feeSponsor.run({
+      chain: 'bsc',
+      network: 'mainnet',
+      transfer,
+      sponsor: { address: sponsor.address, privateKey: sponsor.privateKey },
+      owner: { address: from.address, privateKey: from.privateKey },
+      journal,
+    });
+
+    expect((await adapter.getErc20Balance(to, usdt)).balance).toBe(7_000_000n);
+    const sent = await adapter.getTransaction(txid);
+    expect(sent?.['type']).toBe('0x0');
+    expect(BigInt(String(sent?.['gas']))).toBe(BigInt(quote.answer['gas_limit']!));
+    expect(journal.notes['left_over']).toBe(assetAmount(await adapter.getBalance(from.address), 18));
+    const loss = sponsorBefore - (await adapter.getBalance(sponsor.address));
+    expect(journal.total()).toBe(loss);
+    expect(loss).toBe(quote.maxCost);
+  });
+});
