@@ -28,6 +28,7 @@ import {
   buildSponsoredTransfer,
   maxFeePerGas,
   PAYMENT_GAS,
+  spendableCoin,
   termsOf,
   topUpFor,
   transferNeeds,
@@ -99,7 +100,7 @@ export class EvmFeeSponsor implements FeeSponsor {
     const tx = await buildSponsoredTransfer(adapter, transfer);
     const { gas, fees } = termsOf(tx);
     const perGas = maxFeePerGas(fees);
-    const topUp = topUpFor(transferNeeds(tx), await adapter.getBalance(transfer.from));
+    const topUp = topUpFor(transferNeeds(tx), await spendableCoin(adapter, this.nonces, transfer.from));
     // No top-up, no top-up transaction: the sponsor pays nothing.
     const maxCost = topUp === 0n ? 0n : topUp + PAYMENT_GAS * perGas;
     const coin = (wei: bigint) => assetAmount(wei, WEI_DECIMALS);

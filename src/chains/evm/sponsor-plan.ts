@@ -4,9 +4,12 @@
  * block's base fee turns out to be (gas limit × max fee per gas, plus the value of a coin transfer). The
  * quote and the run share it, so the transfer the run sends is the one the quote priced.
  */
+import { isHex } from 'viem';
 import type { SponsoredTransfer } from '../fee-sponsor.ts';
 import type { EvmAdapter, EvmTxOverrides } from './adapter.ts';
 import type { EvmFees } from './fees.ts';
+import { spendOfSigned } from './funds-in-flight.ts';
+import type { NonceManager } from './nonce-manager.ts';
 import type { UnsignedEvmTransaction } from './transactions.ts';
 
 /** 21000: what a plain payment to an address without code costs, the top-up included. */
@@ -71,6 +74,31 @@ export function termsOf(tx: UnsignedEvmTransaction): TransferTerms {
 /** What `from` must hold for the transfer to go out: its gas at the most it can cost, and its value. */
 export function transferNeeds(tx: UnsignedEvmTransaction): bigint {
   return tx.gas * maxFeePerGas(termsOf(tx).fees) + tx.value;
+}
+
+/**
+ * The coin `address` has for a new transaction: its balance less the most its signed sends not yet mined
+ * can take (the nonce manager's), so a top-up sized on it is not eaten by a send already on its way.
+ */
+export async function spendableCoin(
+  adapter: EvmAdapter,
+  nonces: NonceManager,
+  address: string,
+): Promise<bigint> {
+  const key = { chain: adapter.chain, network: adapter.network, address };
+  const [latest, balance, pending] = await Promise.all([
+    adapter.getTransactionCount(address, 'latest'),
+    adapter.getBalance(address),
+    nonces.pending(key),
+  ]);
+  const inFlight = pending.reduce(
+    (sum, row) =>
+      row.state === 'sent' && row.rawTx !== null && isHex(row.rawTx) && row.nonce >= latest
+        ? sum + spendOfSigned(row.rawTx).coin
+        : sum,
+    0n,
+  );
+  return balance - inFlight;
 }
 
 /** The top-up that makes `held` enough for `needs`; 0 when it already is. */

@@ -24,6 +24,7 @@ import {
   buildSponsoredTransfer,
   feeOverrides,
   PAYMENT_GAS,
+  spendableCoin,
   type TransferTerms,
   termsOf,
   topUpFor,
@@ -105,7 +106,7 @@ export class EvmSponsoredRun {
     if (sent === null) {
       // Nothing of a top-up went out yet: size it on what `from` holds now.
       const needs = transferNeeds(await buildSponsoredTransfer(this.adapter, transfer, terms));
-      const value = topUpFor(needs, await this.adapter.getBalance(transfer.from));
+      const value = topUpFor(needs, await spendableCoin(this.adapter, this.nonces, transfer.from));
       if (value === 0n) {
         await this.note({ [NOTE.topUp]: '0' });
         return;

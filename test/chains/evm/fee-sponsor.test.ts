@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmDevnet, startEvmDevnet } from '../../../devnets/evm/index.ts';
 import { assetAmount } from '../../../src/chains/amount.ts';
 import { EvmFeeSponsor } from '../../../src/chains/evm/fee-sponsor.ts';
-import type { EvmAdapter, EvmKeyPair } from '../../../src/chains/evm/index.ts';
+import {
+  type EvmAdapter,
+  type EvmKeyPair,
+  NonceManager,
+  type NonceNode,
+  transactionHash,
+  withTransactionNonce,
+} from '../../../src/chains/evm/index.ts';
 import type { SponsoredTransfer, SponsorJournal } from '../../../src/chains/fee-sponsor.ts';
 import { ChainRegistry } from '../../../src/chains/registry.ts';
 import { ApiError } from '../../../src/errors.ts';
@@ -266,6 +273,31 @@ describe('EVM fee sponsor: an exact top-up (real anvil)', () => {
     expect(nftTransfer).toMatchObject({ type: 'ERC721', units: '1', decimals: 0 });
     await feeSponsor.run(runOf(nftTransfer, fromNft, new MemoryJournal()));
     expect(await adapter.nftOwner(nft, tokenId)).toBe(to);
+  });
+
+  it('sizes the top-up on what from holds less its own sends still in flight', async () => {
+    const from = await tokenHolder(1_000_000n);
+    await devnet.faucetNative(from.address, ETHER / 1000n);
+    const to = adapter.generateKey().address;
+    const transfer = await usdtTransfer(from, to, '1');
+    const alone = await feeSponsor.quote('ethereum', 'mainnet', transfer, sponsor.address);
+    expect(alone.maxCost).toBe(0n);
+
+    // A send from `from` signed and stored by the nonce manager that no node has mined yet.
+    const unmined: NonceNode = {
+      chain: adapter.chain,
+      network: adapter.network,
+      getTransactionCount: (address, block) => adapter.getTransactionCount(address, block),
+      broadcast: async (raw) => transactionHash(raw as Hex),
+    };
+    const payment = await adapter.buildTransfer(from.address, to, (ETHER * 9n) / 10_000n);
+    await new NonceManager(database.db, database.dialect).send(
+      { chain: 'ethereum', network: 'mainnet', address: from.address },
+      unmined,
+      async (nonce) => (await adapter.sign(withTransactionNonce(payment, nonce), from.privateKey)).raw,
+    );
+    const beside = await feeSponsor.quote('ethereum', 'mainnet', transfer, sponsor.address);
+    expect(beside.maxCost).toBeGreaterThan(0n);
   });
 
   it('refuses to quote an amount above the token balance (422), and bad fields', async () => {
