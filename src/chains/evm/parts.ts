@@ -1,13 +1,14 @@
 /**
  * The EVM family's own parts, built once per context (one nonce manager for every chain): its sends, key
  * imports and exports, token reads, and every Ethereum/BSC/Polygon/Arbitrum operation of the spec over
- * them; the chains differ only by their data (`chains.ts`).
+ * them, and its fee sponsor (an exact top-up); the chains differ only by their data (`chains.ts`).
  */
 import type { FamilyParts } from '../family.ts';
 import type { ChainOperation } from '../operations.ts';
 import type { FamilyPorts } from '../ports.ts';
 import type { ChainName } from '../types.ts';
 import { isEvmChainName } from './chains.ts';
+import { EvmFeeSponsor } from './fee-sponsor.ts';
 import { evmKeyOperations } from './key-operations.ts';
 import { EvmKeystores } from './keystores.ts';
 import { NonceReconciler } from './nonce-reconciler.ts';
@@ -33,5 +34,6 @@ export function evmParts(ports: FamilyPorts): FamilyParts {
     ports.logger.child({ role: 'nonces' }),
     { troubleLog: ports.troubleLog, droppedNotices: ports.droppedSends, history: ports.history },
   );
-  return { operations, watcherTasks: [reconciler] };
+  const sponsor = new EvmFeeSponsor({ db: store.db, dialect: store.dialect, registry });
+  return { operations, watcherTasks: [reconciler], sponsor };
 }

@@ -243,7 +243,7 @@ export class EvmSends {
 }
 
 /** The sender's coin (and the send's token) against what `tx` and the sends in flight can take. */
-function fundsCheck(adapter: EvmAdapter, tx: UnsignedEvmTransaction): FundsCheck {
+export function fundsCheck(adapter: EvmAdapter, tx: UnsignedEvmTransaction): FundsCheck {
   const spend = spendOf(tx);
   return async () => {
     const [coin, token] = await Promise.all([
