@@ -110,6 +110,23 @@ describe('Solana fee sponsor', () => {
     });
   });
 
+  it("adds the priority fee the family's sends pay while the accounts it writes pay one, quoted exactly", async () => {
+    const { owner, transfer } = await tokenOnlyOwner(1_000_000n, '1');
+    devnet.setPriorityFee(250_000n, [payer.address]);
+    try {
+      const quote = await sponsor.quote('solana', 'mainnet', transfer, payer.address);
+      expect(BigInt(quote.answer.fee_lamports ?? 0)).toBeGreaterThan(10_000n);
+      const before = await lamports(payer.address);
+      const journal = new MemoryJournal();
+      const { txid } = await sponsor.run(runOf(transfer, owner, journal));
+      expect(journal.costs.get(`fee ${txid}`)).toBe(BigInt(quote.answer.fee_lamports ?? 0));
+      expect(before - (await lamports(payer.address))).toBe(quote.maxCost);
+      expect(journal.total()).toBe(quote.maxCost);
+    } finally {
+      devnet.setPriorityFee(0n);
+    }
+  });
+
   it('resumes a run that died after noting its signed transaction: the same transaction lands once', async () => {
     const { owner, receiver, transfer } = await tokenOnlyOwner(2_000_000n, '2');
     const before = await lamports(payer.address);
