@@ -68,8 +68,11 @@ export async function land(adapter: SolanaAdapter, noted: NotedTransaction): Pro
       const final = status.confirmationStatus === 'confirmed' || status.confirmationStatus === 'finalized';
       if (final) return 'landed';
     } else {
-      // Read after the status: a transaction processed in between shows at the next look, never lost.
-      if ((await adapter.blockHeight()) > noted.lastValidBlockHeight) return 'expired';
+      if ((await adapter.blockHeight()) > noted.lastValidBlockHeight) {
+        // Asked again once past the height: a block that took it in between is one the node has now.
+        if ((await adapter.signatureStatus(noted.signature)) === null) return 'expired';
+        continue;
+      }
       if (look % RESEND_EVERY === 0) await send(adapter, noted);
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

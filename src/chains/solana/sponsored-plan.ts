@@ -258,7 +258,7 @@ async function priorityFor(
   const price = priorityPrice(await adapter.recentPriorityFees(writable));
   if (price === 0n) return null;
   const lifetime = await adapter.latestBlockhash();
-  // The sponsor's signature is the fee payer's; the owner signs the transfer (no signature: not verified).
+  // Simulated unsigned (signatures are not verified), with the sponsor as fee payer, as it will be sent.
   const trial = compileTransaction(message(sponsor, lifetime, instructions));
   const simulated = await adapter.computeUnits(getBase64EncodedWireTransaction(trial));
   return { price, limit: unitLimit(simulated.units ?? 200_000n) };

@@ -229,6 +229,7 @@ describe('Solana fee sponsor', () => {
     const run = { ...runOf(transfer, owner, journal), sponsor: broke };
     const refusal = await sponsor.run(run).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(SponsorshipRefused);
+    expect(refusal).toMatchObject({ message: expect.stringMatching(/^Transaction simulation failed: /) });
     expect(journal.total()).toBe(0n);
   });
 });
