@@ -1,6 +1,19 @@
 // Solana's fee sponsor against the project's Solana devnet: the sponsor pays the fee (and the receiver's
 // token account) of transfers from addresses that hold no SOL, resumes a run cut short without paying
 // twice, and records exactly what it lost.
+import {
+  address,
+  appendTransactionMessageInstruction,
+  createKeyPairSignerFromPrivateKeyBytes,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit';
+import { getTransferCheckedInstruction } from '@solana-program/token';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SolanaDevnet, startSolanaDevnet } from '../../../devnets/solana/index.ts';
 import type { KeyHolder, SponsoredTransfer, SponsorJournal } from '../../../src/chains/fee-sponsor.ts';
@@ -9,7 +22,9 @@ import { ChainRegistry } from '../../../src/chains/registry.ts';
 import { SolanaAdapter } from '../../../src/chains/solana/adapter.ts';
 import { SolanaFeeSponsor } from '../../../src/chains/solana/fee-sponsor.ts';
 import { generateSolanaKey } from '../../../src/chains/solana/keys.ts';
+import { noteTransaction } from '../../../src/chains/solana/sponsored-landing.ts';
 import { ApiError } from '../../../src/errors.ts';
+import { associatedTokenAccount, rpc } from '../../devnets/solana/helpers.ts';
 
 /** The journal's note that holds the signed transaction (sponsored-landing.ts). */
 const SIGNED_NOTE = 'solana_transaction';
@@ -162,6 +177,54 @@ describe('Solana fee sponsor', () => {
     expect(await adapter.signatureStatus(expired ?? '')).toBeNull();
     expect(await sponsor.holding('solana', 'mainnet', receiver.address, usdt)).toBe(1_000_000n);
     expect(journal.total()).toBe(before - (await lamports(payer.address)));
+  });
+
+  it("a transaction that failed on chain is the job's refusal, its fee recorded as the sponsor's loss", async () => {
+    const { owner, transfer } = await tokenOnlyOwner(1_000_000n, '1');
+    // What an earlier run noted and sent, which then failed in its block: more tokens than the owner holds.
+    const signerOf = (key: KeyHolder) =>
+      createKeyPairSignerFromPrivateKeyBytes(Buffer.from(key.privateKey, 'hex'));
+    const [sponsorSigner, ownerSigner] = [await signerOf(payer), await signerOf(owner)];
+    const source = await associatedTokenAccount(address(usdt), ownerSigner.address);
+    const lifetime = await adapter.latestBlockhash();
+    const message = pipe(
+      createTransactionMessage({ version: 'legacy' }),
+      (m) => setTransactionMessageFeePayerSigner(sponsorSigner, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+      (m) =>
+        appendTransactionMessageInstruction(
+          getTransferCheckedInstruction({
+            source,
+            mint: address(usdt),
+            destination: source,
+            authority: ownerSigner,
+            amount: 2_000_000n,
+            decimals: 6,
+          }),
+          m,
+        ),
+    );
+    const signed = await signTransactionMessageWithSigners(message);
+    const before = await lamports(payer.address);
+    const wire = getBase64EncodedWireTransaction(signed);
+    const signature = await rpc(devnet.url, 'sendTransaction', [
+      wire,
+      { encoding: 'base64', skipPreflight: true },
+    ]);
+    const journal = new MemoryJournal();
+    await noteTransaction(journal, {
+      signature: String(signature.result),
+      wire,
+      lastValidBlockHeight: lifetime.lastValidBlockHeight,
+    });
+    const refusal = await sponsor.run(runOf(transfer, owner, journal)).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(SponsorshipRefused);
+    expect(refusal).toMatchObject({
+      message: expect.stringMatching(/^failed on chain: \{"InstructionError":/),
+    });
+    expect(before - (await lamports(payer.address))).toBe(10_000n);
+    expect([...journal.costs]).toEqual([[`fee ${getSignatureFromTransaction(signed)}`, 10_000n]]);
+    expect(await sponsor.holding('solana', 'mainnet', owner.address, usdt)).toBe(1_000_000n);
   });
 
   it('quote refuses an amount above the token balance, and transfer a field it cannot take (422)', async () => {
