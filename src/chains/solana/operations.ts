@@ -15,6 +15,7 @@ import {
 } from '../operations.ts';
 import type { FamilyPorts } from '../ports.ts';
 import { solanaAddressForm } from './address-form.ts';
+import { SolanaFeeSponsor } from './fee-sponsor.ts';
 import { SolanaSends } from './sends.ts';
 import { SolanaTokenReads } from './token-reads.ts';
 
@@ -60,7 +61,7 @@ export function solanaParts({ registry }: FamilyPorts): FamilyParts {
     ...sendOperations(new SolanaSends(registry)),
     ...tokenOperations(new SolanaTokenReads(registry)),
   ];
-  return { operations: () => operations, watcherTasks: [] };
+  return { operations: () => operations, watcherTasks: [], sponsor: new SolanaFeeSponsor(registry) };
 }
 
 function sendOperations(sends: SolanaSends): ChainOperation[] {

@@ -29,7 +29,7 @@ function solanaAdapter(adapter: ChainAdapter): SolanaAdapter {
 }
 
 /** The node's error as text: a name (`AccountNotFound`), or its JSON (`{"InstructionError":[0,...]}`). */
-function errorText(err: unknown): string {
+export function errorText(err: unknown): string {
   return typeof err === 'string'
     ? err
     : JSON.stringify(err, (_key, value) => (typeof value === 'bigint' ? value.toString() : value));
