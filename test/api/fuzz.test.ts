@@ -43,7 +43,12 @@ if (!Number.isSafeInteger(SEED) || !Number.isSafeInteger(RUNS) || RUNS < 1) {
   throw new Error('FUZZ_SEED must be an integer and FUZZ_RUNS a positive integer');
 }
 const HEALTH_EVERY = 25;
-const HEALTH_BUDGET_MS = 100;
+/**
+ * A stall, not a speed: an input that blocks the event loop (a runaway pattern, a huge parse) holds
+ * /healthz for seconds. Speeds are measured by `npm run bench`; a bound this loose keeps the check
+ * from failing on a loaded machine.
+ */
+const HEALTH_BUDGET_MS = 2_000;
 
 const gw = await startInputProbeGateway();
 afterAll(() => gw.close());

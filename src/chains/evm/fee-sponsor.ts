@@ -123,6 +123,12 @@ export class EvmFeeSponsor implements FeeSponsor {
   /** A top-up is the sponsor's gift once sent: there is nothing lent to take back on an EVM chain. */
   async unwind(_run: SponsoredRun): Promise<void> {}
 
+  async decimals(chain: ChainName, network: Network, contract: string | null): Promise<number> {
+    if (contract === null) return WEI_DECIMALS;
+    const address = checksumAddress(requiredAddress('contractaddress', contract));
+    return asField('contractaddress', () => tokenDecimals(this.adapter(chain, network), address));
+  }
+
   async holding(
     chain: ChainName,
     network: Network,

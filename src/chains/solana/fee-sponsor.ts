@@ -127,6 +127,12 @@ export class SolanaFeeSponsor implements FeeSponsor {
   /** Nothing is lent on Solana: the sponsor only pays the fee and the rent of the account opened. */
   async unwind(_run: SponsoredRun): Promise<void> {}
 
+  async decimals(_chain: ChainName, network: Network, contract: string | null): Promise<number> {
+    if (contract === null) return LAMPORTS_DECIMALS;
+    const { mint } = await readMint(this.adapter(network), addressField('contractaddress', contract), 422);
+    return mint.decimals;
+  }
+
   /** SOL: the lamports. A token: what the owner's associated token account holds, which a transfer moves. */
   async holding(
     _chain: ChainName,
