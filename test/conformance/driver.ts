@@ -75,6 +75,14 @@ export interface ConformanceDriver {
   /** Replaces the newest `depth` blocks with empty ones, dropping their transactions. */
   reorg?: (depth: number) => Promise<void>;
 
+  /**
+   * Makes a funded sponsor address ready to pay the way its family pays best (Tron: stakes TRX for energy
+   * and bandwidth to delegate); absent where the coin alone pays.
+   */
+  prepareSponsor?: (api: ChainApi, address: string, password: string) => Promise<void>;
+  /** A sponsored token transfer leaves the sender none of the coin (Tron, Solana); EVM leaves what its gas did not use. */
+  sponsorLeavesNothing: boolean;
+
   /** Scenarios this family cannot pass yet, each with the reason; the suite skips them by name. */
   gaps: Partial<Record<string, string>>;
 }

@@ -3,6 +3,7 @@
 // pass yet is named in its driver's `gaps` with the reason, and shows as skipped with that reason.
 import { formatUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from '../../src/config/plans.ts';
 import type { BackgroundRoles } from '../../src/roles.ts';
 import type { ApiResponse, TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
@@ -89,6 +90,44 @@ function postNativeSend(
   return api('POST', '/transactions', {
     json: { from, to, amount: units(amount, driver.native.decimals), password },
   });
+}
+
+/**
+ * The chain's sponsor for this gateway: an operator's custodial address, funded with the coin (and, where
+ * the family pays with staked resources, staking), named as the CLI names it. Made once per run.
+ */
+const sponsors = new WeakMap<TestGateway, string>();
+async function sponsorFor(context: ScenarioContext): Promise<string> {
+  const { gw, driver } = context;
+  const known = sponsors.get(gw);
+  if (known !== undefined) return known;
+  const operator = await gw.userToken('operator@example.com', 'enterprise');
+  const operatorApi: ChainApi = (method, path, options = {}) =>
+    gw.request(method, `/api/v2/${driver.chain}${path}`, { token: operator.token, ...options });
+  const res = await operatorApi('POST', '/addresses', { json: { password: PASSWORD } });
+  expect(res.status, res.text).toBe(201);
+  const address = driver.createdAddress(res.body);
+  await driver.fundNative(address, 1000n * oneCoin(driver));
+  await driver.prepareSponsor?.(operatorApi, address, PASSWORD);
+  const place = { userId: operator.userId, chain: driver.chain, network: 'mainnet' as const };
+  const privateKey = await gw.ctx.custody.exportKey(place, address, PASSWORD);
+  await gw.ctx.sponsorship.sponsors.set({ ...place, address, budget: null, period: 'month' }, privateKey);
+  sponsors.set(gw, address);
+  return address;
+}
+
+/** A sponsored job's answer once it has ended (completed or failed); the devnet moves on meanwhile. */
+async function jobEnd(
+  { api, driver }: ScenarioContext,
+  path: string,
+): Promise<{ status: string; txid: string | null }> {
+  return waitFor(async () => {
+    await driver.settle();
+    const res = await api('GET', path);
+    expect(res.status, res.text).toBe(200);
+    const { status } = res.body.data;
+    return status === 'completed' || String(status).startsWith('failed') ? res.body.data : undefined;
+  }, 90_000);
 }
 
 /** A password address funded with `funds` base units of the native coin, and a new address to send to. */
@@ -458,6 +497,49 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'an address with only a token sends it with a sponsor, which spends exactly what its ledger says',
+    needsToken: true,
+    async run(context) {
+      const { api, driver, gw } = context;
+      const token = tokenOf(driver);
+      const sponsor = await sponsorFor(context);
+      const from = await newAddress(context, PASSWORD);
+      const to = await newAddress(context);
+      const whole = 10n ** BigInt(token.decimals);
+      await token.fund(from, 5n * whole);
+      const transfer = {
+        type: token.webhookType,
+        from,
+        to,
+        contractaddress: token.contract,
+        amount: units(2n * whole, token.decimals),
+      };
+      const estimate = await api('POST', '/paymaster/estimate', { json: transfer });
+      expect(estimate.status, estimate.text).toBe(200);
+      expect(estimate.body.data.paymaster_fee).toMatch(/^\d+(\.\d+)?$/);
+      const sponsorBefore = await driver.nativeBalance(api, sponsor);
+      const created = await api('POST', '/paymaster', { json: { ...transfer, password: PASSWORD } });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.data.status).toBe('pending');
+      const job = await jobEnd(context, `/paymaster/${created.body.data.id}`);
+      expect(job.status, JSON.stringify(job)).toBe('completed');
+      expect(job.txid).toMatch(driver.txid);
+      await driver.settle();
+      expect(await token.balance(api, to)).toBe(2n * whole);
+      expect(await token.balance(api, from)).toBe(3n * whole);
+      if (driver.sponsorLeavesNothing) expect(await driver.nativeBalance(api, from)).toBe(0n);
+      const ledger = await gw.ctx.store.db
+        .selectFrom('sponsor_ledger')
+        .select('units')
+        .where('job_id', '=', created.body.data.id)
+        .execute();
+      const spent = ledger.reduce((sum, row) => sum + BigInt(row.units), 0n);
+      expect(sponsorBefore - (await driver.nativeBalance(api, sponsor))).toBe(spent);
+      const listed = await api('GET', '/paymaster');
+      expect(listed.body.data.map((row: { id: string }) => row.id)).toContain(created.body.data.id);
+    },
+  },
+  {
     name: 'wrong password: 401 on export and on password change',
     async run(context) {
       const { api, driver } = context;
@@ -505,6 +587,14 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** Runs every scenario against one gateway whose mainnet for `driver.chain` is the driver's devnet. */
+/** Chaingateway's plans, the scenarios' own (enterprise) allowed sponsored fees on the chain. */
+function sponsoredPlans(driver: ConformanceDriver): string {
+  const allowance = { [driver.chain]: '1000000' };
+  return JSON.stringify(
+    DEFAULT_PLANS.map((plan) => (plan.name === 'enterprise' ? { ...plan, sponsored: allowance } : plan)),
+  );
+}
+
 export function runConformance(driver: ConformanceDriver): void {
   describe(`${driver.chain} conformance`, () => {
     let gw: TestGateway;
@@ -521,7 +611,10 @@ export function runConformance(driver: ConformanceDriver): void {
 
     beforeAll(async () => {
       receiver = await startWebhookReceiver();
-      ({ gw, roles, token } = await startWatchingGateway(driver.gatewayEnv));
+      ({ gw, roles, token } = await startWatchingGateway({
+        ...driver.gatewayEnv,
+        PLANS: sponsoredPlans(driver),
+      }));
     }, 60_000);
 
     afterAll(async () => {

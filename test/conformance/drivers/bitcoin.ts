@@ -55,6 +55,7 @@ export async function bitcoinDriver(): Promise<ConformanceDriver> {
       return { body: { rawtx: tx.toHex() }, txid: tx.getId() };
     },
     reorg: (depth) => devnet.reorg(depth, true),
+    sponsorLeavesNothing: false,
     gaps: {},
   };
 }

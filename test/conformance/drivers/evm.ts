@@ -77,6 +77,7 @@ export function evmDriver(chain: ChainName, devnet: EvmDriverDevnet): Conformanc
       return { body: { rawtx }, txid: keccak256(rawtx) };
     },
     reorg: (depth) => devnet.reorg(depth),
+    sponsorLeavesNothing: false,
     gaps: {},
   };
 }

@@ -73,6 +73,7 @@ export async function solanaDriver(): Promise<ConformanceDriver> {
       };
     },
     reorg: (depth) => devnet.reorg(depth),
+    sponsorLeavesNothing: true,
     gaps: {},
   };
 }

@@ -59,6 +59,7 @@ export async function tronDriver(): Promise<ConformanceDriver> {
       txid: built.data.txID,
     }),
     reorg: (depth) => devnet.reorg(depth),
+    sponsorLeavesNothing: true,
     gaps: {},
   };
 }
