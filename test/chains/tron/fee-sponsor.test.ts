@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTronDevnet, type TronDevnet } from '../../../devnets/tron/index.ts';
 import { formatAmount } from '../../../src/chains/amount.ts';
 import { chainFamilies } from '../../../src/chains/families.ts';
-import type { KeyHolder, SponsoredRun, SponsorJournal } from '../../../src/chains/fee-sponsor.ts';
+import {
+  type KeyHolder,
+  type SponsoredRun,
+  type SponsorJournal,
+  SponsorshipRefused,
+} from '../../../src/chains/fee-sponsor.ts';
 import { buildRegistry, type ChainRegistry } from '../../../src/chains/registry.ts';
 import { TronAdapter } from '../../../src/chains/tron/adapter.ts';
 import { TronFeeSponsor } from '../../../src/chains/tron/fee-sponsor.ts';
@@ -259,6 +264,72 @@ describe('the Tron fee sponsor', () => {
     expect(quote.answer['bandwidth_consumption']).toBe(0);
     expect(receipt['net_usage']).toBeGreaterThan(0);
     expect(quote.answer['paymaster_fee']).toBe(trx(journal.total()));
+  });
+
+  it('takes the delegation back and refuses the job when the transfer reverts on chain', async () => {
+    const holder = await tokenHolder(1_000_000n);
+    const journal = new MemoryJournal();
+    journal.crashAfter = 'delegate-energy.tx';
+    const job = await jobOf(staking, holder, '1', journal);
+    await expect(whileMining(sponsor.run(job))).rejects.toThrow('the process died');
+    // Meanwhile the holder moves its tokens away (with the energy lent to it).
+    const away = await tron.buildTrc20Transfer(holder.address, staking.address, usdt, 1_000_000n, 100n * TRX);
+    await tron.broadcast(tron.sign(away, holder.privateKey));
+    // ... and, its free bandwidth spent on that, gets TRX to burn for the next transfer's bytes.
+    await devnet.faucetTrx(holder.address, TRX);
+    await devnet.mine(1);
+    const before = await tron.getBalance(staking.address);
+
+    const refused = await whileMining(sponsor.run(job)).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(SponsorshipRefused);
+    expect((refused as Error).message).toBe('TRC20: transfer amount exceeds balance');
+    expect((await stakeOf(staking, holder.address)).lentTo).toBe(0n);
+    expect(await usdtOf(job.transfer.to)).toBe(0n);
+    const lost = before - (await tron.getBalance(staking.address));
+    const reclaimed = [...journal.ledger].filter(([key]) => key.startsWith('reclaim-'));
+    expect(reclaimed.reduce((sum, [, units]) => sum + units, 0n)).toBe(lost);
+  });
+
+  it('pays a TRC10 transfer to a new account with the exact TRX its creation burns', async () => {
+    const [assetId] = Object.values(devnet.tokens.trc10);
+    const holder = tron.generateKey();
+    await devnet.faucetTrc10(assetId!, holder.address, 500n);
+    await devnet.mine(1);
+    const journal = new MemoryJournal();
+    const to = tron.generateKey().address;
+    const transfer = await sponsor.transfer('tron', 'testnet', {
+      type: 'trc10',
+      from: holder.address,
+      to,
+      tokenid: assetId,
+      amount: formatAmount(500n, (await tron.getTrc10Info(assetId!)).precision),
+    });
+    expect(transfer.units).toBe('500');
+    const quote = await sponsor.quote('tron', 'testnet', transfer, staking.address);
+    const before = await tron.getBalance(staking.address);
+
+    await whileMining(
+      sponsor.run({ chain: 'tron', network: 'testnet', transfer, sponsor: staking, owner: holder, journal }),
+    );
+
+    expect(await tron.getTrc10Balance(to, assetId!)).toBe(500n);
+    expect(await tron.getBalance(holder.address)).toBe(0n);
+    const lost = before - (await tron.getBalance(staking.address));
+    expect(journal.total()).toBe(lost);
+    expect(quote.answer['paymaster_fee']).toBe(trx(lost));
+  });
+
+  it('reads holdings and what a sweep moves', async () => {
+    const holder = await tokenHolder(7n);
+    expect(await sponsor.holding('tron', 'testnet', holder.address, usdt)).toBe(7n);
+    expect(await sponsor.sweepUnits('tron', 'testnet', holder.address, usdt, 7n)).toBe(7n);
+    await devnet.faucetTrx(holder.address, 2n * TRX);
+    await devnet.mine(1);
+    const held = await sponsor.holding('tron', 'testnet', holder.address, null);
+    expect(held).toBe(2n * TRX);
+    // Its free bandwidth pays for its own transfer: all of it moves.
+    expect(await sponsor.sweepUnits('tron', 'testnet', holder.address, null, held)).toBe(held);
   });
 
   it('checks the request fields', async () => {
