@@ -17,6 +17,8 @@ import {
 } from './sponsor-costs.ts';
 import type { TronResource, TronTransaction } from './types.ts';
 
+const RESOURCES = ['ENERGY', 'BANDWIDTH'] as const;
+
 export interface TronSponsorPlan {
   /** The sender does not exist on chain: the sponsor creates it first. */
   activate: boolean;
@@ -105,42 +107,76 @@ export async function planSponsorship(
       adapter.getDelegatableSun(sponsor, 'BANDWIDTH'),
     ]),
   ]);
+  const stake = {
+    ENERGY: stakeForResource(needs.energy, totals, 'ENERGY'),
+    BANDWIDTH: stakeForResource(needs.bandwidth, totals, 'BANDWIDTH'),
+  };
+  const canLend = (resource: TronResource, lendable: bigint) => {
+    const sun = stake[resource];
+    return sun !== null && sun <= lendable;
+  };
+  const available = {
+    staked: stakedBandwidthAvailable(sponsorResources),
+    free: freeBandwidthAvailable(sponsorResources),
+  };
+  const planned = sponsorWay(
+    needs,
+    stake,
+    { ENERGY: canLend('ENERGY', lendable[0]), BANDWIDTH: canLend('BANDWIDTH', lendable[1]) },
+    available,
+    prices,
+  );
+  // The stake lendable now may be lent to another job by the time this one runs, which then burns TRX
+  // instead: the most it can lose is the dearest of the ways it may pay.
+  let maxSun = planned.maxSun;
+  for (const ENERGY of [false, true]) {
+    for (const BANDWIDTH of [false, true]) {
+      if ((ENERGY && stake.ENERGY === null) || (BANDWIDTH && stake.BANDWIDTH === null)) continue;
+      const way = sponsorWay(needs, stake, { ENERGY, BANDWIDTH }, available, prices);
+      if (way.maxSun > maxSun) maxSun = way.maxSun;
+    }
+  }
+  return {
+    activate: needs.activate,
+    energy: needs.energy,
+    bandwidth: needs.bandwidth,
+    delegate: planned.delegate,
+    topUpSun: planned.topUpSun,
+    expectedSun: planned.expectedSun,
+    maxSun,
+  };
+}
+
+/** One way to pay the needs: lending each resource or burning TRX for it, and what that costs the sponsor. */
+function sponsorWay(
+  needs: TransferNeeds,
+  stake: Record<TronResource, bigint | null>,
+  lend: Record<TronResource, boolean>,
+  available: { staked: bigint; free: bigint },
+  prices: SponsorPrices,
+) {
   const delegate = { ENERGY: 0n, BANDWIDTH: 0n };
   let topUpSun = needs.feeSun;
-  const energyStake = stakeForResource(needs.energy, totals, 'ENERGY');
-  if (energyStake !== null && energyStake <= lendable[0]) delegate.ENERGY = energyStake;
+  if (lend.ENERGY) delegate.ENERGY = stake.ENERGY ?? 0n;
   else topUpSun += needs.energy * prices.energyPriceSun;
-  const bandwidthStake = stakeForResource(needs.bandwidth, totals, 'BANDWIDTH');
-  if (bandwidthStake !== null && bandwidthStake <= lendable[1]) delegate.BANDWIDTH = bandwidthStake;
+  if (lend.BANDWIDTH) delegate.BANDWIDTH = stake.BANDWIDTH ?? 0n;
   else topUpSun += needs.bandwidthBurnSun;
 
   const ownTransactions: { bandwidth: bigint; createsAccount: boolean }[] = [];
   const add = (contract: SponsorContract, createsAccount = false) =>
     ownTransactions.push({ bandwidth: systemTransactionBandwidth(contract), createsAccount });
   if (needs.activate) add({ type: 'AccountCreateContract' }, true);
-  for (const resource of ['ENERGY', 'BANDWIDTH'] as const) {
+  for (const resource of RESOURCES) {
     if (delegate[resource] > 0n)
       add({ type: 'DelegateResourceContract', resource, balance: delegate[resource] });
   }
   if (topUpSun > 0n) add({ type: 'TransferContract', amount: topUpSun });
-  for (const resource of ['ENERGY', 'BANDWIDTH'] as const) {
+  for (const resource of RESOURCES) {
     if (delegate[resource] > 0n)
       add({ type: 'UnDelegateResourceContract', resource, balance: delegate[resource] });
   }
-  const bill = sponsorBill(
-    ownTransactions,
-    { staked: stakedBandwidthAvailable(sponsorResources), free: freeBandwidthAvailable(sponsorResources) },
-    prices,
-  );
-  return {
-    activate: needs.activate,
-    energy: needs.energy,
-    bandwidth: needs.bandwidth,
-    delegate,
-    topUpSun,
-    expectedSun: bill.expectedSun + topUpSun,
-    maxSun: bill.maxSun + topUpSun,
-  };
+  const bill = sponsorBill(ownTransactions, available, prices);
+  return { delegate, topUpSun, expectedSun: bill.expectedSun + topUpSun, maxSun: bill.maxSun + topUpSun };
 }
 
 async function transferNeeds(
