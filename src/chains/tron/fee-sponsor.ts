@@ -24,7 +24,7 @@ import type { ChainName, Network } from '../types.ts';
 import { decodeRevertReason } from './abi.ts';
 import { TronAdapter } from './adapter.ts';
 import { isTronAddress, toBase58Address } from './address.ts';
-import { TronBroadcastError, TronContractError } from './errors.ts';
+import { TronBroadcastError, TronContractError, TronNodeError } from './errors.ts';
 import type { NodeJson } from './node-api.ts';
 import { decodeNodeText } from './node-messages.ts';
 import { freeBandwidthAvailable, int, stakedBandwidthAvailable } from './resources.ts';
@@ -73,6 +73,9 @@ export class TronFeeSponsor implements FeeSponsor {
     }
     if (type === 'TRC10') {
       const tokenId = required('tokenid', request.tokenid);
+      if (!/^[1-9][0-9]{0,18}$/.test(tokenId)) {
+        throw invalidField('tokenid', 'The tokenid field must be a TRC10 token id such as 1002000.');
+      }
       const { precision } = await tokenRead('tokenid', () => adapter.getTrc10Info(tokenId));
       const units = amountField(required('amount', request.amount), precision);
       return { ...parties, contract: null, tokenId, units: units.toString(), decimals: precision };
@@ -114,7 +117,9 @@ export class TronFeeSponsor implements FeeSponsor {
     try {
       outcome = await this.#lendAndSend(adapter, steps, run, plan);
     } catch (error) {
-      if (!(error instanceof TronBroadcastError)) throw error;
+      // The node's refusal to build or take a step is the job's end; anything else (a node out of
+      // reach, a transaction not mined yet) leaves it to resume.
+      if (!(error instanceof TronBroadcastError || error instanceof TronNodeError)) throw error;
       outcome = { refused: error.apiMessage || error.message };
     }
     await this.#reclaim(adapter, steps, run, plan);

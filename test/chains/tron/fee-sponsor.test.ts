@@ -291,6 +291,36 @@ describe('the Tron fee sponsor', () => {
     expect(reclaimed.reduce((sum, [, units]) => sum + units, 0n)).toBe(lost);
   });
 
+  it('refuses the job, lending nothing, when its stake is gone by the time it runs', async () => {
+    const fickle = tron.generateKey();
+    await devnet.faucetTrx(fickle.address, 5_000n * TRX);
+    await devnet.mine(1);
+    await tron.broadcast(
+      tron.sign(await tron.buildFreeze(fickle.address, 4_000n * TRX, 'ENERGY'), fickle.privateKey),
+    );
+    await devnet.mine(1);
+    const holder = await tokenHolder(1_000_000n);
+    const journal = new MemoryJournal();
+    journal.crashAfter = 'plan';
+    const job = await jobOf(fickle, holder, '1', journal);
+    await expect(whileMining(sponsor.run(job))).rejects.toThrow('the process died');
+    // The stake the plan counted on is lent elsewhere before the job resumes.
+    const elsewhere = await tron.buildDelegate(fickle.address, staking.address, 4_000n * TRX, 'ENERGY');
+    await tron.broadcast(tron.sign(elsewhere, fickle.privateKey));
+    await devnet.mine(1);
+    const before = await tron.getBalance(fickle.address);
+
+    const refused = await whileMining(sponsor.run(job)).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(SponsorshipRefused);
+    expect((refused as Error).message).toBe(
+      'delegateBalance must be less than or equal to available FreezeEnergyV2 balance',
+    );
+    expect(journal.notes['delegate-energy.tx']).toBeUndefined();
+    expect((await stakeOf(fickle, holder.address)).lentTo).toBe(0n);
+    expect(journal.total()).toBe(before - (await tron.getBalance(fickle.address)));
+  });
+
   it('pays a TRC10 transfer to a new account with the exact TRX its creation burns', async () => {
     const [assetId] = Object.values(devnet.tokens.trc10);
     const holder = tron.generateKey();
@@ -350,6 +380,12 @@ describe('the Tron fee sponsor', () => {
       errors: [{ field: 'tokenid' }],
     });
     expect(await ask({ type: 'TRC10', amount: '1' })).toMatchObject({ errors: [{ field: 'tokenid' }] });
+    expect(await ask({ type: 'TRC10', tokenid: 'abc', amount: '1' })).toMatchObject({
+      errors: [{ field: 'tokenid' }],
+    });
+    expect(await ask({ type: 'TRC10', tokenid: '1999999', amount: '1' })).toMatchObject({
+      errors: [{ field: 'tokenid' }],
+    });
     expect(await ask({ type: 'BTC', amount: '1' })).toMatchObject({ errors: [{ field: 'type' }] });
     expect(sponsor.types('tron')).toEqual(['TRX', 'TRC10', 'TRC20', 'TRC721']);
   });
