@@ -350,6 +350,32 @@ describe('the Tron fee sponsor', () => {
     expect(quote.answer['paymaster_fee']).toBe(trx(lost));
   });
 
+  it('pays a TRX transfer of a whole balance to a new account with the exact TRX its creation costs', async () => {
+    const holder = tron.generateKey();
+    await devnet.faucetTrx(holder.address, 5n * TRX);
+    await devnet.mine(1);
+    const journal = new MemoryJournal();
+    const to = tron.generateKey().address;
+    const transfer = await sponsor.transfer('tron', 'testnet', {
+      type: 'TRX',
+      from: holder.address,
+      to,
+      amount: '5',
+    });
+    const quote = await sponsor.quote('tron', 'testnet', transfer, staking.address);
+    const before = await tron.getBalance(staking.address);
+
+    await whileMining(
+      sponsor.run({ chain: 'tron', network: 'testnet', transfer, sponsor: staking, owner: holder, journal }),
+    );
+
+    expect(await tron.getBalance(to)).toBe(5n * TRX);
+    expect(await tron.getBalance(holder.address)).toBe(0n);
+    const lost = before - (await tron.getBalance(staking.address));
+    expect(journal.total()).toBe(lost);
+    expect(quote.answer['paymaster_fee']).toBe(trx(lost));
+  });
+
   it('reads holdings and what a sweep moves', async () => {
     const holder = await tokenHolder(7n);
     expect(await sponsor.holding('tron', 'testnet', holder.address, usdt)).toBe(7n);
