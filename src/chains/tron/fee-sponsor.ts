@@ -232,11 +232,10 @@ export class TronFeeSponsor implements FeeSponsor {
   ): Promise<void> {
     const { sponsor, transfer, journal } = run;
     for (const resource of RESOURCES) {
-      const lent = steps.notedTxid(`delegate-${resource.toLowerCase()}`);
-      if (plan.delegate[resource] === 0n || lent === null) continue;
+      if (plan.delegate[resource] === 0n) continue;
+      const delegation = await steps.settled(`delegate-${resource.toLowerCase()}`);
+      if (delegation === null || failureOf(delegation.info) !== null) continue;
       const step = `reclaim-${resource.toLowerCase()}`;
-      const delegation = await steps.minedInfo(lent);
-      if (delegation === null || failureOf(delegation) !== null) continue;
       const stillLent = async () => {
         const held = (await adapter.getUnlockedDelegation(sponsor.address, transfer.from))[resource];
         const noted = plan.delegate[resource];

@@ -9,6 +9,7 @@ import type { SponsorJournal } from '../fee-sponsor.ts';
 import type { TronAdapter } from './adapter.ts';
 import { TronBroadcastError } from './errors.ts';
 import type { NodeJson } from './node-api.ts';
+import { int } from './resources.ts';
 import type { SignedTronTransaction, TronTransaction } from './types.ts';
 
 /** How long and how often a step waits for its transaction to be mined. */
@@ -63,6 +64,34 @@ export class SponsorSteps {
     await this.journal.note({ [SponsorSteps.txKey(step)]: JSON.stringify(signed) });
     await this.adapter.broadcast(signed);
     return this.#mined(signed.txID);
+  }
+
+  /**
+   * What became of a step's noted transaction, without sending it again (an unwind lends nothing): its
+   * mined info, or null when none was noted or it expired unmined; NotMinedYet while it may still land.
+   */
+  async settled(step: string): Promise<MinedStep | null> {
+    const noted = this.journal.notes[SponsorSteps.txKey(step)];
+    if (noted === undefined) return null;
+    const signed = JSON.parse(noted) as SignedTronTransaction;
+    const deadline = Date.now() + this.wait.timeoutMs;
+    for (;;) {
+      const info = await this.minedInfo(signed.txID);
+      if (info) return { txid: signed.txID, info };
+      if ((await this.#headTime()) > BigInt(signed.raw_data.expiration)) {
+        const late = await this.minedInfo(signed.txID);
+        return late ? { txid: signed.txID, info: late } : null;
+      }
+      if (Date.now() >= deadline) throw new NotMinedYet(signed.txID);
+      await new Promise((resolve) => setTimeout(resolve, this.wait.pollMs));
+    }
+  }
+
+  /** The head block's time (ms): a transaction expiring before it can be included no more. */
+  async #headTime(): Promise<bigint> {
+    const block = await this.adapter.getBlock(String(await this.adapter.getBlockNumber()));
+    const header = (block?.['block_header'] ?? {}) as NodeJson;
+    return int(((header['raw_data'] ?? {}) as NodeJson)['timestamp']);
   }
 
   /** The mined info of `txid`, or null when the chain has no such transaction (yet). */

@@ -28,6 +28,8 @@ class MemoryJournal implements SponsorJournal {
   readonly ledger = new Map<string, bigint>();
   /** The note after which the next note fails once, as a process that dies there. */
   crashAfter: string | null = null;
+  /** The note that is kept, after which the process dies at once (before the node gets the transaction). */
+  crashOn: string | null = null;
 
   async note(notes: Record<string, string>): Promise<void> {
     if (this.crashAfter !== null && this.notes[this.crashAfter] !== undefined) {
@@ -35,6 +37,10 @@ class MemoryJournal implements SponsorJournal {
       throw new Error('the process died');
     }
     this.notes = { ...this.notes, ...notes };
+    if (this.crashOn !== null && notes[this.crashOn] !== undefined) {
+      this.crashOn = null;
+      throw new Error('the process died');
+    }
   }
 
   async spent(what: string, units: bigint, txid: string): Promise<void> {
@@ -219,6 +225,27 @@ describe('the Tron fee sponsor', () => {
     expect(Object.keys(journal.notes).filter((key) => key.startsWith('reclaim'))).toEqual([
       'reclaim-energy.tx',
     ]);
+  });
+
+  it('a delegation noted but never sent: the unwind waits for it to expire and lends nothing; a run sends it once', async () => {
+    const holder = await tokenHolder(1_000_000n);
+    const since = devnet.chain.head.header.number;
+    const abandoned = new MemoryJournal();
+    abandoned.crashOn = 'delegate-energy.tx';
+    const job = await jobOf(staking, holder, '1', abandoned);
+    await expect(whileMining(sponsor.run(job))).rejects.toThrow('the process died');
+    await whileMining(sponsor.unwind(job));
+    expect(delegationsSince(staking, since)).toBe(0);
+    expect(Object.keys(abandoned.notes).filter((key) => key.startsWith('reclaim'))).toEqual([]);
+
+    const resumed = new MemoryJournal();
+    resumed.crashOn = 'delegate-energy.tx';
+    const again = await jobOf(staking, holder, '1', resumed);
+    await expect(whileMining(sponsor.run(again))).rejects.toThrow('the process died');
+    await whileMining(sponsor.run(again));
+    expect(delegationsSince(staking, since)).toBe(1);
+    expect(await usdtOf(again.transfer.to)).toBe(1_000_000n);
+    expect((await stakeOf(staking, holder.address)).lentTo).toBe(0n);
   });
 
   it('pays with the exact TRX the transfer burns when it has no stake to lend', async () => {
