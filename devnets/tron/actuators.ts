@@ -94,6 +94,30 @@ export const transferActuator: Actuator = {
   },
 };
 
+/** CreateAccountActuator: the owner pays getCreateNewAccountFeeInSystemContract for a new, empty account. */
+export const createAccountActuator: Actuator = {
+  validate(ctx, v) {
+    const owner = addr(v, 'owner_address');
+    if (!validAddress(owner)) throw new ContractValidateError('Invalid ownerAddress');
+    const ownerAccount = ctx.world.accounts.get(owner);
+    if (!ownerAccount) throw new ContractValidateError(`Account[${readable(owner)}] not exists`);
+    if (ownerAccount.balance < ctx.params.createNewAccountFeeInSystemContract) {
+      throw new ContractValidateError('Validate CreateAccountActuator error, insufficient fee.');
+    }
+    const account = addr(v, 'account_address');
+    if (!validAddress(account)) throw new ContractValidateError('Invalid account address');
+    if (ctx.world.accounts.has(account)) throw new ContractValidateError('Account has existed');
+  },
+  execute(ctx, v) {
+    const owner = mustAccount(ctx, addr(v, 'owner_address'));
+    const fee = ctx.params.createNewAccountFeeInSystemContract;
+    createAccount(ctx, addr(v, 'account_address'));
+    if (owner.balance < fee) throw new ContractExeError('balance is not sufficient');
+    owner.balance -= fee;
+    return { fee };
+  },
+};
+
 export const transferAssetActuator: Actuator = {
   validate(ctx, v) {
     const owner = addr(v, 'owner_address');
@@ -435,6 +459,7 @@ function transferUsage(
 }
 
 export const ACTUATORS: Record<string, Actuator> = {
+  AccountCreateContract: createAccountActuator,
   TransferContract: transferActuator,
   TransferAssetContract: transferAssetActuator,
   FreezeBalanceV2Contract: freezeBalanceV2Actuator,

@@ -173,12 +173,9 @@ async function process(ctx: ProcessContext, incoming: Transaction): Promise<Proc
 
   const world = cloneWorld(ctx.world);
   const owner = ownerOf(contract);
-  const to = (contract.value['to_address'] as string | undefined) ?? '';
-  const createsAccount =
-    (contract.type === 'TransferContract' || contract.type === 'TransferAssetContract') &&
-    !world.accounts.has(to)
-      ? { bytesWithoutSignatures: size - BigInt(tx.signatures.length * 65) }
-      : null;
+  const createsAccount = createsNewAccount(world, contract)
+    ? { bytesWithoutSignatures: size - BigInt(tx.signatures.length * 65) }
+    : null;
   const net = consumeBandwidth(
     { world, params: ctx.params, now: ctx.headSlot, headTime: ctx.headTime, txId },
     owner,
@@ -224,6 +221,16 @@ async function process(ctx: ProcessContext, incoming: Transaction): Promise<Proc
   info.fee = actuatorFee + info.receipt.energyFee + info.receipt.netFee + memoFee;
   tx.ret = [{ fee: 0n, ret: 0, contractRet }];
   return { tx, info, world };
+}
+
+/**
+ * BandwidthProcessor.contractCreateNewAccount: an AccountCreateContract always creates one; a TRX or
+ * TRC10 transfer when its recipient does not exist yet.
+ */
+function createsNewAccount(world: WorldState, contract: TxContract): boolean {
+  if (contract.type === 'AccountCreateContract') return true;
+  if (contract.type !== 'TransferContract' && contract.type !== 'TransferAssetContract') return false;
+  return !world.accounts.has((contract.value['to_address'] as string | undefined) ?? '');
 }
 
 /** VMActuator.call + ReceiptCapsule.payEnergyBill (the caller pays all energy: percent 100). */

@@ -96,6 +96,7 @@ function printRawProto(tx: Transaction): Json {
 
 export function buildRoutes(chain: TronChain): Record<string, Handler> {
   return {
+    createaccount: builder(chain, 'AccountCreateContract'),
     createtransaction: builder(chain, 'TransferContract'),
     transferasset: builder(chain, 'TransferAssetContract'),
     freezebalancev2: builder(chain, 'FreezeBalanceV2Contract'),

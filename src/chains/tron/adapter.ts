@@ -27,7 +27,9 @@ import type {
   BroadcastableTronTransaction,
   SignedTronTransaction,
   TronAccountResources,
+  TronResource,
   TronResourceEstimate,
+  TronResourceTotals,
   TronTransaction,
 } from './types.ts';
 
@@ -224,7 +226,42 @@ export class TronAdapter implements ChainAdapter {
     return normalizeAccountResources(hex, account, resource);
   }
 
+  /** The chain's resource totals (getaccountresource of any existing account): what one staked TRX yields. */
+  async getResourceTotals(address: string): Promise<TronResourceTotals> {
+    const body = await this.#node.getAccountResource(toHexAddress(address));
+    return {
+      netLimit: int(body['TotalNetLimit']),
+      netWeight: int(body['TotalNetWeight']),
+      energyLimit: int(body['TotalEnergyLimit']),
+      energyWeight: int(body['TotalEnergyWeight']),
+    };
+  }
+
+  /** The most sun of staked `resource` `owner` can delegate now (0 for an unknown account). */
+  async getDelegatableSun(owner: string, resource: TronResource): Promise<bigint> {
+    return int((await this.#node.getCanDelegatedMaxSize(toHexAddress(owner), resource))['max_size']);
+  }
+
+  /** Sun of stake `from` delegates to `to` without a lock, per resource (what it may take back now). */
+  async getUnlockedDelegation(from: string, to: string): Promise<Record<TronResource, bigint>> {
+    const body = await this.#node.getDelegatedResourceV2(toHexAddress(from), toHexAddress(to));
+    const held = { BANDWIDTH: 0n, ENERGY: 0n };
+    const entries = Array.isArray(body['delegatedResource']) ? (body['delegatedResource'] as NodeJson[]) : [];
+    for (const entry of entries) {
+      // A locked delegation carries its expiry; only an unlocked one can always be taken back.
+      if (entry['expire_time_for_bandwidth'] === undefined)
+        held.BANDWIDTH += int(entry['frozen_balance_for_bandwidth']);
+      if (entry['expire_time_for_energy'] === undefined)
+        held.ENERGY += int(entry['frozen_balance_for_energy']);
+    }
+    return held;
+  }
+
   // Unsigned transactions, built by the node and verified against the request.
+
+  buildAccountCreate(...args: BuilderArgs<'accountCreate'>): Promise<TronTransaction> {
+    return this.#builder.accountCreate(...args);
+  }
 
   buildTrxTransfer(...args: BuilderArgs<'trxTransfer'>): Promise<TronTransaction> {
     return this.#builder.trxTransfer(...args);

@@ -169,6 +169,22 @@ export class TronNodeApi {
     });
   }
 
+  createAccount(owner: string, account: string): Promise<NodeJson> {
+    return this.call('createaccount', { owner_address: owner, account_address: account });
+  }
+  /** The most sun of `resource` stake `owner` can delegate now (`type` 0 bandwidth, 1 energy). */
+  getCanDelegatedMaxSize(owner: string, resource: TronResource): Promise<NodeJson> {
+    return this.call(
+      'getcandelegatedmaxsize',
+      { owner_address: owner, type: resource === 'ENERGY' ? 1 : 0 },
+      { lossless: true },
+    );
+  }
+  /** Stake 2.0 delegations from `from` to `to` (unlocked and locked). */
+  getDelegatedResourceV2(from: string, to: string): Promise<NodeJson> {
+    return this.call('getdelegatedresourcev2', { fromAddress: from, toAddress: to }, { lossless: true });
+  }
+
   broadcastTransaction(tx: BroadcastableTronTransaction): Promise<NodeJson> {
     // A client-built transaction may be visible=true (base58 addresses); the node must parse it that way.
     const body: NodeJson = {

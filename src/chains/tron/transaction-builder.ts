@@ -60,6 +60,13 @@ export class TronTransactionBuilder {
     return verified(body, 'TransferAssetContract', args);
   }
 
+  /** AccountCreateContract: `owner` pays for `account` to exist on chain (with no TRX of its own). */
+  async accountCreate(owner: string, account: string): Promise<TronTransaction> {
+    const args = { owner_address: toHexAddress(owner), account_address: toHexAddress(account) };
+    const body = await this.node.createAccount(args.owner_address, args.account_address);
+    return verified(body, 'AccountCreateContract', args);
+  }
+
   trc20Transfer(
     from: string,
     to: string,

@@ -76,6 +76,14 @@ export interface TronAccountResources {
   unfreezing: { resource: TronFreezeResource; amount: bigint; expireTime: bigint }[];
 }
 
+/** The chain's totals behind Stake 2.0: resource per staked TRX = limit / weight (weight in whole TRX). */
+export interface TronResourceTotals {
+  netLimit: bigint;
+  netWeight: bigint;
+  energyLimit: bigint;
+  energyWeight: bigint;
+}
+
 /** What a TRC20/TRC721 call will cost and what the sender has to pay it with. */
 export interface TronResourceEstimate {
   /** Energy the call consumes (dry run against the current state); what is burned when not staked. */

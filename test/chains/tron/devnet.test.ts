@@ -323,6 +323,50 @@ describe('Stake 2.0', () => {
   });
 });
 
+describe('AccountCreateContract', () => {
+  it('creates an empty account for 1 TRX plus the new-account bandwidth fee; a second time is refused', async () => {
+    const carol = tron.generateKey();
+    const info = await send(await tron.buildAccountCreate(alice.address, carol.address), alice);
+    // No staked bandwidth: free bandwidth never pays for a new account, 0.1 TRX is burned instead.
+    expect(info.receipt['net_fee']).toBe(100_000);
+    expect(info.fee).toBe(1_100_000);
+    const created = await tron.getAccountResources(carol.address);
+    expect(created.exists).toBe(true);
+    expect(created.balance).toBe(0n);
+    expect(created.freeBandwidthLimit).toBe(600n);
+
+    const again = (await tron
+      .buildAccountCreate(alice.address, carol.address)
+      .catch((e: unknown) => e)) as TronNodeError;
+    expect(again).toBeInstanceOf(TronNodeError);
+    expect(again.message).toBe('Account has existed');
+    const unknownOwner = (await tron
+      .buildAccountCreate(tron.generateKey().address, tron.generateKey().address)
+      .catch((e: unknown) => e)) as TronNodeError;
+    expect(unknownOwner.message).toMatch(/^Account\[41[0-9a-f]{40}\] not exists$/);
+  });
+
+  it('reads the stake an account can lend and what it lends unlocked', async () => {
+    const dave = tron.generateKey();
+    await devnet.faucetTrx(dave.address, 10n * TRX);
+    await send(await tron.buildFreeze(alice.address, 50n * TRX, 'BANDWIDTH'), alice);
+    expect(await tron.getDelegatableSun(alice.address, 'BANDWIDTH')).toBe(50n * TRX);
+    await send(await tron.buildDelegate(alice.address, dave.address, 20n * TRX, 'BANDWIDTH'), alice);
+    expect(await tron.getUnlockedDelegation(alice.address, dave.address)).toEqual({
+      BANDWIDTH: 20n * TRX,
+      ENERGY: 0n,
+    });
+    const totals = await tron.getResourceTotals(alice.address);
+    expect(totals.netWeight).toBeGreaterThan(0n);
+    expect(totals.energyLimit).toBeGreaterThan(0n);
+    await send(await tron.buildUndelegate(alice.address, dave.address, 20n * TRX, 'BANDWIDTH'), alice);
+    expect(await tron.getUnlockedDelegation(alice.address, dave.address)).toEqual({
+      BANDWIDTH: 0n,
+      ENERGY: 0n,
+    });
+  });
+});
+
 describe('failover', () => {
   it('a dead endpoint first in the list does not stop reads, builds or broadcasts', async () => {
     // A port that was just listened on and closed: connections are refused.

@@ -5,6 +5,7 @@
  */
 import type { FamilyParts } from '../../family.ts';
 import type { FamilyPorts } from '../../ports.ts';
+import { TronFeeSponsor } from '../fee-sponsor.ts';
 import { TronSends } from '../sends.ts';
 import { tronFeeLimitSun } from '../settings.ts';
 import { TronTokenReads } from '../token-reads.ts';
@@ -13,14 +14,22 @@ import { readOperations } from './reads.ts';
 import { stakingOperations } from './staking.ts';
 import { transactionOperations } from './transactions.ts';
 
-/** Tron's own parts, built once per context: its sends and token reads, and the operations over them. */
+/**
+ * Tron's own parts, built once per context: its sends and token reads, the operations over them, and
+ * its fee sponsor (delegated energy and bandwidth).
+ */
 export function tronParts({ registry, settings }: FamilyPorts): FamilyParts {
-  const sends = new TronSends({ registry, feeLimitSun: tronFeeLimitSun(settings) });
+  const feeLimitSun = tronFeeLimitSun(settings);
+  const sends = new TronSends({ registry, feeLimitSun });
   const operations = [
     ...readOperations(new TronTokenReads({ registry })),
     ...transactionOperations(sends),
     ...buildOperations(sends),
     ...stakingOperations(sends),
   ];
-  return { operations: () => operations, watcherTasks: [] };
+  return {
+    operations: () => operations,
+    watcherTasks: [],
+    sponsor: new TronFeeSponsor({ registry, feeLimitSun }),
+  };
 }
