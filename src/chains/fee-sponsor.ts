@@ -124,6 +124,8 @@ export interface FeeSponsor {
    * Makes `address` exist on chain, paid by the sponsor (Tron's `activated: true`), recording its cost
    * in the journal; absent where an address needs no activation.
    */
+  /** The most an activation can cost the sponsor (what is reserved for it); with `activate`. */
+  activationCost?(chain: ChainName, network: Network): Promise<bigint>;
   activate?(
     chain: ChainName,
     network: Network,

@@ -12,6 +12,9 @@ import type { JobKind, SponsorJob, SponsorJobs } from './sponsor-jobs.ts';
 import type { SponsorDirectory } from './sponsors.ts';
 import { noFeeSponsor } from './sweeps.ts';
 
+/** The jobs the paymaster routes show (a sweep's are shown with their sweep). */
+const PAYMASTER_KINDS: readonly JobKind[] = ['paymaster', 'activation'];
+
 export interface PaymasterDeps {
   db: Kysely<Database>;
   jobs: SponsorJobs;
@@ -77,39 +80,41 @@ export class Paymaster {
     return job;
   }
 
-  /** Activates a new address on chain from the sponsor (Tron's `activated: true`), as a job. */
-  async activate(caller: Caller, address: string, maxCost: bigint): Promise<SponsorJob> {
+  /**
+   * Activates a new address on chain from the sponsor (Tron's `activated: true`), as a job listed with
+   * the paymaster requests; refused (nothing reserved) where the family needs no activation.
+   */
+  async activate(caller: Caller, address: string): Promise<SponsorJob> {
     const sponsor = this.feeSponsor(caller.chain);
-    if (sponsor.activate === undefined)
+    if (sponsor.activate === undefined || sponsor.activationCost === undefined)
       throw new ApiError(422, `${caller.chain} addresses need no activation`);
     const { decimals, symbol } = this.deps.coin(caller.chain, caller.network);
     const job = await this.deps.reservations.reserve({
       ...caller,
       kind: 'activation',
-      transfer: {
-        type: symbol,
-        from: address,
-        to: address,
-        contract: null,
-        tokenId: null,
-        units: '0',
-        decimals,
-      },
+      transfer: { type: symbol, from: address, to: address, contract: null, tokenId: null, units: '0', decimals },
       ownerKey: null,
-      reserved: maxCost,
+      reserved: await sponsor.activationCost(caller.chain, caller.network),
     });
     this.deps.wakeRunner();
     return job;
   }
 
-  async get(caller: Caller, kind: JobKind, id: string) {
+  /** Whether addresses of `chain` can be activated by its sponsor. */
+  activates(chain: ChainName): boolean {
+    return this.deps.feeSponsorOf(chain)?.activate !== undefined;
+  }
+
+  /** A paymaster request or activation of the caller's. */
+  async get(caller: Caller, id: string) {
     const job = await this.deps.jobs.get(caller, id);
-    if (job === null || job.kind !== kind) throw new ApiError(404, 'Paymaster request not found');
+    if (job === null || !PAYMASTER_KINDS.includes(job.kind)) throw new ApiError(404, 'Paymaster request not found');
     return this.answer(job);
   }
 
-  async list(caller: Caller, kind: JobKind, page: number) {
-    const { items, total } = await this.deps.jobs.list(caller, kind, page);
+  /** The caller's paymaster requests and activations, newest first. */
+  async list(caller: Caller, page: number) {
+    const { items, total } = await this.deps.jobs.list(caller, PAYMASTER_KINDS, page);
     return { items: await Promise.all(items.map((job) => this.answer(job))), total };
   }
 

@@ -121,14 +121,18 @@ export class SponsorJobs {
     return row === undefined ? null : jobOf(row);
   }
 
-  /** A page of the owner's jobs of one kind, newest first, and how many there are. */
-  async list(owner: { userId: string; chain: ChainName; network: Network }, kind: JobKind, page: number) {
+  /** A page of the owner's jobs of some kinds, newest first, and how many there are. */
+  async list(
+    owner: { userId: string; chain: ChainName; network: Network },
+    kinds: readonly JobKind[],
+    page: number,
+  ) {
     const where = this.db
       .selectFrom('sponsor_jobs')
       .where('user_id', '=', owner.userId)
       .where('chain', '=', owner.chain)
       .where('network', '=', owner.network)
-      .where('kind', '=', kind);
+      .where('kind', 'in', kinds);
     const rows = await where
       .selectAll()
       .orderBy('created_at', 'desc')

@@ -134,6 +134,12 @@ export class TronFeeSponsor implements FeeSponsor {
     await this.#reclaim(adapter, new SponsorSteps(adapter, run.journal, this.#wait), run, readPlan(noted));
   }
 
+  /** At worst the account creation's fee burned (no staked bandwidth) and the creation's own fee. */
+  async activationCost(_chain: ChainName, network: Network): Promise<bigint> {
+    const prices = await sponsorPrices(this.#adapter(network));
+    return prices.createAccountFeeSun + prices.newAccountFeeSun;
+  }
+
   async activate(
     _chain: ChainName,
     network: Network,
@@ -143,6 +149,12 @@ export class TronFeeSponsor implements FeeSponsor {
   ): Promise<void> {
     const adapter = this.#adapter(network);
     await activation(adapter, new SponsorSteps(adapter, journal, this.#wait), journal, sponsor, address);
+  }
+
+  async decimals(_chain: ChainName, network: Network, contract: string | null): Promise<number> {
+    if (contract === null) return TRX_DECIMALS;
+    const address = addressField('contractaddress', contract);
+    return tokenRead('contractaddress', () => this.#adapter(network).getTrc20Decimals(address));
   }
 
   async holding(

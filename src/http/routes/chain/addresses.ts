@@ -20,6 +20,11 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
   const { created, listed } = family.custody;
   const AddressParams = addressParams(family);
   const target = (request: FastifyRequest) => ({ userId: request.userId, chain, network: request.network });
+  const { paymaster } = ctx.sponsorship;
+  const activates = paymaster.activates(chain);
+  const activatedRule = activates
+    ? '`activated: true` has the sponsor make the account on chain (paid from the plan’s allowance of sponsored fees, as a job listed under GET /paymaster; 422 when the allowance or the sponsor’s budget is spent, 503 when no sponsor is set).'
+    : '`activated` is accepted and changes nothing: an address of this chain exists on chain once it first receives coin.';
 
   app.get(
     '/addresses',
@@ -45,7 +50,7 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
     {
       schema: routeSchema({
         summary: 'Create an address',
-        description: `${PASSWORD_RULE} Without a password the address is unsecure: its private key is returned once and not kept. \`activated\` is accepted and changes nothing (an address becomes active on chain when it first receives coin). Counts against the addresses quota (422 when full).`,
+        description: `${PASSWORD_RULE} Without a password the address is unsecure: its private key is returned once and not kept. ${activatedRule} Counts against the addresses quota (422 when full).`,
         tags,
         body: Type.Optional(
           Type.Object({
@@ -55,12 +60,19 @@ export const chainAddressRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
         ),
         data: Type.Array(created.schema),
         status: 201,
-        errors: [404],
+        errors: activates ? [404, 503] : [404],
       }),
     },
     async (request, reply) => {
       const password = request.body?.password;
       const pair = await custody.create(target(request), password);
+      if (request.body?.activated === true && activates) {
+        // The activation is reserved, or the address is not kept: a refused request changes nothing.
+        await paymaster.activate(target(request), pair.address).catch(async (error: unknown) => {
+          await custody.remove(target(request), pair.address);
+          throw error;
+        });
+      }
       return sendOk(reply, [created.of(pair, password === undefined)], 'Address created', 201);
     },
   );

@@ -163,7 +163,7 @@ export const chainPaymasterRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions>
     },
     async (request, reply) => {
       const page = request.query.page ?? 1;
-      const { items, total } = await ctx.sponsorship.paymaster.list(caller(request), 'paymaster', page);
+      const { items, total } = await ctx.sponsorship.paymaster.list(caller(request), page);
       return sendPage(
         `/api/v2/${chain}/paymaster`,
         reply,
@@ -186,7 +186,7 @@ export const chainPaymasterRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions>
       }),
     },
     async (request, reply) => {
-      const job = await ctx.sponsorship.paymaster.get(caller(request), 'paymaster', request.params.id);
+      const job = await ctx.sponsorship.paymaster.get(caller(request), request.params.id);
       return sendOk(reply, job, 'Paymaster request fetched');
     },
   );
