@@ -59,6 +59,14 @@ export async function tronDriver(): Promise<ConformanceDriver> {
       txid: built.data.txID,
     }),
     reorg: (depth) => devnet.reorg(depth),
+    // A Tron sponsor lends energy and bandwidth it has staked (Stake 2.0) rather than burning TRX.
+    prepareSponsor: async (api, address, password) => {
+      for (const resource of ['ENERGY', 'BANDWIDTH']) {
+        const res = await api('POST', '/freeze', { json: { address, amount: '400', resource, password } });
+        if (res.status !== 200) throw new Error(`freeze ${resource}: ${res.status} ${res.text}`);
+      }
+      await devnet.mine(1);
+    },
     sponsorLeavesNothing: true,
     gaps: {},
   };
