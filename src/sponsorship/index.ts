@@ -88,6 +88,16 @@ export class Sponsorship {
     });
   }
 
+  /** What is left of the user's allowance of sponsored fees on every served chain and network that has one. */
+  allowances(userId: string) {
+    const { registry } = this.deps;
+    const places = registry
+      .chains()
+      .filter((chain) => this.feeSponsorOf(chain) !== undefined)
+      .flatMap((chain) => registry.networksOf(chain).map((network) => ({ chain, network })));
+    return this.reservations.allowances(userId, places);
+  }
+
   /** How the family of `chain` sponsors; undefined where it cannot. */
   feeSponsorOf(chain: ChainName): FeeSponsor | undefined {
     const family = this.deps.familyOf(chain);

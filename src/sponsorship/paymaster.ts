@@ -92,7 +92,15 @@ export class Paymaster {
     const job = await this.deps.reservations.reserve({
       ...caller,
       kind: 'activation',
-      transfer: { type: symbol, from: address, to: address, contract: null, tokenId: null, units: '0', decimals },
+      transfer: {
+        type: symbol,
+        from: address,
+        to: address,
+        contract: null,
+        tokenId: null,
+        units: '0',
+        decimals,
+      },
       ownerKey: null,
       reserved: await sponsor.activationCost(caller.chain, caller.network),
     });
@@ -108,7 +116,8 @@ export class Paymaster {
   /** A paymaster request or activation of the caller's. */
   async get(caller: Caller, id: string) {
     const job = await this.deps.jobs.get(caller, id);
-    if (job === null || !PAYMASTER_KINDS.includes(job.kind)) throw new ApiError(404, 'Paymaster request not found');
+    if (job === null || !PAYMASTER_KINDS.includes(job.kind))
+      throw new ApiError(404, 'Paymaster request not found');
     return this.answer(job);
   }
 

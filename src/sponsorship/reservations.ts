@@ -25,6 +25,7 @@ export interface ReservationDeps {
 export interface AllowanceLeft {
   chain: ChainName;
   network: Network;
+  symbol: string;
   allowance: string;
   spent: string;
   left: string;
@@ -76,13 +77,14 @@ export class SponsorReservations {
     for (const { chain, network } of places) {
       const allowed = plan.sponsored?.[chain];
       if (allowed === undefined) continue;
-      const { decimals } = this.deps.coin(chain, network);
+      const { decimals, symbol } = this.deps.coin(chain, network);
       const units = parseAmount(allowed, decimals);
       const spent = await committed(this.deps.db, { chain, network, userId }, since);
       const rest = units > spent ? units - spent : 0n;
       left.push({
         chain,
         network,
+        symbol,
         allowance: formatAmount(units, decimals),
         spent: formatAmount(spent, decimals),
         left: formatAmount(rest, decimals),

@@ -31,6 +31,20 @@ const AccountInfo = Type.Object({
     { webhooks: Quota, addresses: Quota, requests: Quota, transactions: Quota },
     { description: 'What is left this period (GET /api/account/plan: out of what)' },
   ),
+  sponsored_fees: Type.Array(
+    Type.Object({
+      chain: Type.String(),
+      network: Type.String(),
+      symbol: Type.String({ description: 'The chain’s coin, which the amounts are in' }),
+      allowance: Type.String({ description: 'What the plan lets the sponsors pay per quota period' }),
+      spent: Type.String({ description: 'Spent this period, and held for jobs still running' }),
+      left: Type.String(),
+    }),
+    {
+      description:
+        'The plan’s allowance of fees the gateway’s sponsors pay for you (paymaster, sweeps, activations), per chain and network it names; empty: none',
+    },
+  ),
 });
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -47,7 +61,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         whileLapsed: true,
       }),
     },
-    async (request, reply) => sendOk(reply, await ctx.accounts.info(request.userId), 'Account info fetched'),
+    async (request, reply) => {
+      const info = await ctx.accounts.info(request.userId);
+      const sponsored_fees = await ctx.sponsorship.allowances(request.userId);
+      return sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched');
+    },
   );
 
   app.get(
