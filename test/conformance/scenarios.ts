@@ -13,6 +13,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 import type { ChainApi, ConformanceDriver, TokenDriver } from './driver.ts';
 
 const PASSWORD = 'correct horse battery';
+/** How many addresses the sweep scenario gathers from. */
+const SWEPT = 50;
 /** A scenario waits on blocks, sends and deliveries, and seals and opens keys: slow on a busy machine. */
 const SCENARIO_TIMEOUT_MS = 120_000;
 
@@ -120,7 +122,7 @@ async function sponsorFor(context: ScenarioContext): Promise<string> {
 async function jobEnd(
   { api, driver }: ScenarioContext,
   path: string,
-): Promise<{ status: string; txid: string | null }> {
+): Promise<ApiResponse['body']> {
   return waitFor(async () => {
     await driver.settle();
     const res = await api('GET', path);
@@ -537,6 +539,48 @@ export const SCENARIOS: Scenario[] = [
       expect(sponsorBefore - (await driver.nativeBalance(api, sponsor))).toBe(spent);
       const listed = await api('GET', '/paymaster');
       expect(listed.body.data.map((row: { id: string }) => row.id)).toContain(created.body.data.id);
+    },
+  },
+  {
+    name: 'a sweep gathers a token from 50 addresses into one treasury, skipping one under min_amount',
+    needsToken: true,
+    async run(context) {
+      const { api, driver, gw } = context;
+      const token = tokenOf(driver);
+      const sponsor = await sponsorFor(context);
+      const whole = 10n ** BigInt(token.decimals);
+      const holders = await Promise.all(Array.from({ length: SWEPT }, () => newAddress(context, PASSWORD)));
+      const small = await newAddress(context, PASSWORD);
+      const treasury = await newAddress(context);
+      for (const holder of holders) await token.fund(holder, whole);
+      await token.fund(small, whole / 10n);
+      await driver.settle();
+      const sponsorBefore = await driver.nativeBalance(api, sponsor);
+      const started = await api('POST', '/sweeps', {
+        json: {
+          to: treasury,
+          contractaddress: token.contract,
+          from: [...holders, small],
+          min_amount: units(whole / 2n, token.decimals),
+          password: PASSWORD,
+        },
+      });
+      expect(started.status, started.text).toBe(202);
+      const sweep = await jobEnd(context, `/sweeps/${started.body.data.id}`);
+      const swept: { address: string; status: string }[] = sweep.addresses;
+      expect(swept.filter((row) => row.status !== 'completed')).toEqual([]);
+      expect(swept.map((row) => row.address).sort()).toEqual([...holders].sort());
+      expect(sweep.skipped).toEqual([{ address: small, reason: 'holds less than min_amount' }]);
+      await driver.settle();
+      expect(await token.balance(api, treasury)).toBe(BigInt(SWEPT) * whole);
+      const ledger = await gw.ctx.store.db
+        .selectFrom('sponsor_ledger')
+        .innerJoin('sponsor_jobs', 'sponsor_jobs.id', 'sponsor_ledger.job_id')
+        .select('sponsor_ledger.units')
+        .where('sponsor_jobs.sweep_id', '=', started.body.data.id)
+        .execute();
+      const spent = ledger.reduce((sum, row) => sum + BigInt(row.units), 0n);
+      expect(sponsorBefore - (await driver.nativeBalance(api, sponsor))).toBe(spent);
     },
   },
   {
