@@ -120,19 +120,20 @@ export interface FeeSponsor {
   run(run: SponsoredRun): Promise<{ txid: string }>;
   /** Gives back what an abandoned job still holds (a delegation), from the journal's notes. */
   unwind(run: SponsoredRun): Promise<void>;
-  /**
-   * Makes `address` exist on chain, paid by the sponsor (Tron's `activated: true`), recording its cost
-   * in the journal; absent where an address needs no activation.
-   */
   /** The most an activation can cost the sponsor (what is reserved for it); with `activate`. */
   activationCost?(chain: ChainName, network: Network): Promise<bigint>;
+  /**
+   * Makes `address` exist on chain, paid by the sponsor (Tron's `activated: true`), recording its cost
+   * in the journal; answers the activation's txid, or null when the address existed already. Absent
+   * where an address needs no activation.
+   */
   activate?(
     chain: ChainName,
     network: Network,
     sponsor: KeyHolder,
     address: string,
     journal: SponsorJournal,
-  ): Promise<void>;
+  ): Promise<string | null>;
   /** The decimals of the coin (`contract` null) or of a token, read from the chain; a bad contract is a 422. */
   decimals(chain: ChainName, network: Network, contract: string | null): Promise<number>;
   /** What `address` holds of the coin (`contract` null) or of a token, in base units, for sweeps. */

@@ -124,8 +124,9 @@ export class SponsorJobRunner implements BackgroundTask {
     if (job.kind === 'activation') {
       if (sponsor.activate === undefined)
         throw new SponsorshipRefused(`${job.chain} addresses need no activation`);
-      await sponsor.activate(job.chain, job.network, run.sponsor, job.transfer.to, run.journal);
-      return run.journal.notes['txid'] ?? '';
+      const txid = await sponsor.activate(job.chain, job.network, run.sponsor, job.transfer.to, run.journal);
+      if (txid === null) throw new SponsorshipRefused(`${job.transfer.to} exists on chain already`);
+      return txid;
     }
     return (await sponsor.run(run)).txid;
   }

@@ -146,9 +146,11 @@ export class TronFeeSponsor implements FeeSponsor {
     sponsor: KeyHolder,
     address: string,
     journal: SponsorJournal,
-  ): Promise<void> {
+  ): Promise<string | null> {
     const adapter = this.#adapter(network);
-    await activation(adapter, new SponsorSteps(adapter, journal, this.#wait), journal, sponsor, address);
+    const steps = new SponsorSteps(adapter, journal, this.#wait);
+    await activation(adapter, steps, journal, sponsor, address);
+    return steps.notedTxid('activation');
   }
 
   async decimals(_chain: ChainName, network: Network, contract: string | null): Promise<number> {
