@@ -81,6 +81,11 @@ export interface SponsoredRun {
   sponsor: KeyHolder;
   /** The key of `transfer.from`. */
   owner: KeyHolder;
+  /**
+   * What was reserved for the job (the quote's `maxCost`): a run that finds the transfer would now cost
+   * the sponsor more (fees rose since the quote) refuses rather than spend what is not reserved.
+   */
+  maxCost: bigint;
   journal: SponsorJournal;
 }
 

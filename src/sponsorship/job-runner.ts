@@ -157,6 +157,7 @@ export class SponsorJobRunner implements BackgroundTask {
       transfer: job.transfer,
       sponsor,
       owner: { address: job.transfer.from, privateKey: ownerKey ?? '' },
+      maxCost: job.reserved,
       journal: {
         notes: job.notes,
         note: (notes) => jobs.note(job, notes),

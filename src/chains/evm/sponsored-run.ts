@@ -23,6 +23,7 @@ import { fundsCheck } from './sends.ts';
 import {
   buildSponsoredTransfer,
   feeOverrides,
+  maxFeePerGas,
   PAYMENT_GAS,
   spendableCoin,
   type TransferTerms,
@@ -110,6 +111,12 @@ export class EvmSponsoredRun {
       if (value === 0n) {
         await this.note({ [NOTE.topUp]: '0' });
         return;
+      }
+      const most = value + PAYMENT_GAS * maxFeePerGas(terms.fees);
+      if (most > this.run.maxCost) {
+        throw new SponsorshipRefused(
+          `fees rose since the estimate: the top-up would now cost the sponsor up to ${most} wei, ${this.run.maxCost} wei was reserved; ask again`,
+        );
       }
       const tx = await this.adapter.buildTransfer(sponsor.address, transfer.from, value, {
         ...feeOverrides(terms.fees),

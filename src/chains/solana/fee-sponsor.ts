@@ -172,6 +172,8 @@ export class SolanaFeeSponsor implements FeeSponsor {
   private async signed(adapter: SolanaAdapter, run: SponsoredRun): Promise<NotedTransaction> {
     const { transfer, sponsor, owner } = run;
     const plan = await sponsoredPlan(adapter, transfer, sponsor.address, [distinctMemo()]);
+    const cost = (plan.feePayer === sponsor.address ? plan.fee : 0n) + plan.rent;
+    if (cost > run.maxCost) throw costsMoreThanReserved(cost, run.maxCost);
     const lifetime = await adapter.latestBlockhash();
     const ownerKeys = await keyPairOf(owner);
     if ((await getAddressFromPublicKey(ownerKeys.publicKey)) !== transfer.from) {
@@ -216,4 +218,11 @@ function keyPairOf(holder: KeyHolder) {
 function positive(units: bigint): string {
   if (units === 0n) throw invalidField('amount', 'The amount field must be more than 0.');
   return units.toString();
+}
+
+/** Fees rose since the quote: the run would spend more than its job reserved. */
+function costsMoreThanReserved(cost: bigint, reserved: bigint): SponsorshipRefused {
+  return new SponsorshipRefused(
+    `fees rose since the estimate: the transfer would now cost the sponsor ${sol(cost)} SOL, ${sol(reserved)} SOL was reserved; ask again`,
+  );
 }

@@ -16,6 +16,9 @@ import { ChainRegistry } from '../../../src/chains/registry.ts';
 import { ApiError } from '../../../src/errors.ts';
 import { devnetAdapter, freshNonceDatabase, type NonceDatabase } from './helpers.ts';
 
+/** What these runs are given as reserved: the runs' own costs are checked against the ledger instead. */
+const NOT_LIMITED = 10n ** 30n;
+
 const ETHER = 10n ** 18n;
 const USDT_DECIMALS = 6;
 
@@ -103,8 +106,20 @@ describe('EVM fee sponsor: an exact top-up (real anvil)', () => {
       sponsor: { address: sponsor.address, privateKey: sponsor.privateKey },
       owner: { address: owner.address, privateKey: owner.privateKey },
       journal,
+      maxCost: NOT_LIMITED,
     };
   }
+
+  it('refuses, sending nothing, a run that would cost the sponsor more than its job reserved', async () => {
+    const from = await tokenHolder(50_000_000n);
+    const transfer = await usdtTransfer(from, adapter.generateKey().address, '1');
+    const quote = await feeSponsor.quote('ethereum', 'mainnet', transfer, sponsor.address);
+    const sponsorBefore = await adapter.getBalance(sponsor.address);
+    const run = { ...runOf(transfer, from, new MemoryJournal()), maxCost: quote.maxCost - 1n };
+    await expect(feeSponsor.run(run)).rejects.toThrow(/fees rose since the estimate/);
+    expect(await adapter.getBalance(sponsor.address)).toBe(sponsorBefore);
+    expect(await adapter.getBalance(from.address)).toBe(0n);
+  });
 
   it('sends an ERC20 from an address without ether: the sponsor loses exactly what the ledger says', async () => {
     const from = await tokenHolder(50_000_000n);
@@ -290,7 +305,8 @@ describe('EVM fee sponsor: an exact top-up (real anvil)', () => {
       getTransactionCount: (address, block) => adapter.getTransactionCount(address, block),
       broadcast: async (raw) => transactionHash(raw as Hex),
     };
-    const payment = await adapter.buildTransfer(from.address, to, (ETHER * 9n) / 10_000n);
+    // All but a few wei of what `from` holds, so the transfer's gas is short whatever the base fee is now.
+    const payment = await adapter.buildTransfer(from.address, to, ETHER / 1000n - 1_000n);
     await new NonceManager(database.db, database.dialect).send(
       { chain: 'ethereum', network: 'mainnet', address: from.address },
       unmined,
@@ -389,6 +405,7 @@ describe('EVM fee sponsor on a legacy-fee chain: BSC (real anvil)', () => {
       sponsor: { address: sponsor.address, privateKey: sponsor.privateKey },
       owner: { address: from.address, privateKey: from.privateKey },
       journal,
+      maxCost: NOT_LIMITED,
     });
 
     expect((await adapter.getErc20Balance(to, usdt)).balance).toBe(7_000_000n);

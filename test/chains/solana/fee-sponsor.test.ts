@@ -26,6 +26,9 @@ import { noteTransaction } from '../../../src/chains/solana/sponsored-landing.ts
 import { ApiError } from '../../../src/errors.ts';
 import { associatedTokenAccount, rpc } from '../../devnets/solana/helpers.ts';
 
+/** What these runs are given as reserved: the runs' own costs are checked against the ledger instead. */
+const NOT_LIMITED = 10n ** 30n;
+
 /** The journal's note that holds the signed transaction (sponsored-landing.ts). */
 const SIGNED_NOTE = 'solana_transaction';
 
@@ -95,7 +98,15 @@ async function tokenOnlyOwner(units: bigint, amount: string) {
 const lamports = (address: string) => adapter.getBalance(address);
 
 function runOf(transfer: SponsoredTransfer, owner: KeyHolder, journal: SponsorJournal) {
-  return { chain: 'solana', network: 'mainnet' as const, transfer, sponsor: payer, owner, journal };
+  return {
+    chain: 'solana',
+    network: 'mainnet' as const,
+    transfer,
+    sponsor: payer,
+    owner,
+    journal,
+    maxCost: NOT_LIMITED,
+  };
 }
 
 describe('Solana fee sponsor', () => {
