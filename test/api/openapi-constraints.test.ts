@@ -92,10 +92,11 @@ const known: string[] = [
 const SAMPLES: Record<string, { text: string; pad: (text: string, length: number) => string }> = {};
 const leadingZeros = (text: string, length: number) => text.padStart(length, '0');
 const trailing = (text: string, length: number) => text.padEnd(length, 'a');
-for (const field of ['amount', 'gasprice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'fee_limit'])
+for (const field of ['amount', 'min_amount', 'gasprice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'fee_limit'])
   SAMPLES[field] = { text: '1', pad: leadingZeros };
 SAMPLES['data'] = { text: '0x', pad: (text, length) => text.padEnd(length, '0') };
 SAMPLES['url'] = { text: 'https://93.184.216.34/hook', pad: trailing };
+SAMPLES['callback_url'] = SAMPLES['url'];
 
 type ValidateFunction = (value: unknown) => boolean;
 /** The gateway's own validator: text converts to numbers and booleans as it does for a request. */

@@ -112,8 +112,12 @@ export const chainPaymasterRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions>
         data: CreatedJob,
         status: 201,
         message: 'Paymaster request created',
-        errors: [503],
-        because: { 503: 'No sponsor is set for this chain and network', ...because },
+        errors: [404, 503],
+        because: {
+          404: 'With a password: `from` is not a custodial address of yours',
+          503: 'No sponsor is set for this chain and network',
+          ...because,
+        },
       }),
     },
     async (request, reply) => {
