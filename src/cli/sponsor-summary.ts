@@ -1,8 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.ts';
 
-/** How long `config check` waits for the database before it says the sponsors were not read. */
-const READ_TIMEOUT_MS = 3000;
+/** How long `config check` waits for a Postgres database before it says the sponsors were not read. */
+const CONNECT_TIMEOUT_MS = 3000;
+
+interface SponsorRow {
+  chain: string;
+  network: string;
+  address: string;
+}
+
+const SPONSORS_QUERY = 'SELECT chain, network, address FROM sponsors ORDER BY chain, network';
 
 /**
  * What `config check` says of the fee sponsors (chain, network, address; never a key): read from the
@@ -11,32 +19,46 @@ const READ_TIMEOUT_MS = 3000;
  */
 export async function sponsorSummary(config: Pick<Config, 'databaseUrl'>): Promise<string[]> {
   const { databaseUrl } = config;
-  // An SQLite file is made by opening it: a check leaves none behind.
-  if (databaseUrl.startsWith('sqlite:') && !existsSync(databaseUrl.slice('sqlite:'.length)))
-    return ['fee sponsors: none (the database is made at the first start)'];
-  const { openStore } = await import('../store/store.ts');
-  const store = await openStore(databaseUrl, { poolSize: 1 }).catch(() => undefined);
-  if (store === undefined) return ['fee sponsors: not read (the database does not answer)'];
-  let timer: NodeJS.Timeout | undefined;
+  let rows: SponsorRow[];
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), READ_TIMEOUT_MS);
-    });
-    const rows = await Promise.race([
-      store.db
-        .selectFrom('sponsors')
-        .select(['chain', 'network', 'address'])
-        .orderBy('chain')
-        .orderBy('network')
-        .execute(),
-      timeout,
-    ]);
-    if (rows.length === 0) return ['fee sponsors: none set (cli sponsor set)'];
-    return rows.map((row) => `fee sponsor: ${row.chain} ${row.network} ${row.address}`);
+    if (databaseUrl.startsWith('sqlite:')) {
+      const file = databaseUrl.slice('sqlite:'.length);
+      // An SQLite file is made by opening it: a check leaves none behind.
+      if (!existsSync(file)) return ['fee sponsors: none (the database is made at the first start)'];
+      rows = await sqliteRows(file);
+    } else {
+      rows = await postgresRows(databaseUrl);
+    }
   } catch {
     return ['fee sponsors: not read (the database does not answer, or is not migrated yet)'];
+  }
+  if (rows.length === 0) return ['fee sponsors: none set (cli sponsor set)'];
+  return rows.map((row) => `fee sponsor: ${row.chain} ${row.network} ${row.address}`);
+}
+
+async function sqliteRows(file: string): Promise<SponsorRow[]> {
+  const { default: SqliteDatabase } = await import('better-sqlite3');
+  const database = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    return database.prepare(SPONSORS_QUERY).all() as SponsorRow[];
   } finally {
-    clearTimeout(timer);
-    await store.close().catch(() => undefined);
+    database.close();
+  }
+}
+
+/** One connection, given up on after CONNECT_TIMEOUT_MS, so a database out of reach holds nothing open. */
+async function postgresRows(connectionString: string): Promise<SponsorRow[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: CONNECT_TIMEOUT_MS,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.query<SponsorRow>(SPONSORS_QUERY)).rows;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

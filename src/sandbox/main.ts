@@ -211,7 +211,7 @@ async function main(): Promise<void> {
       `  token: ${sandbox.token}`,
       `  dashboard: ${sandbox.dashboard.url} (${sandbox.dashboard.email}, password in sandbox.json)`,
       `  chains: ${chains.length > 0 ? chains.join(', ') : 'none yet'}`,
-      `  fee sponsors: ${sponsored} chains and networks${sponsorSetup.setting ? ' (funded in the background on this first start; "fee sponsors ready" follows)' : ''}`,
+      `  fee sponsors: ${sponsored} chains and networks${sponsorSetup.setting ? ' (funded in the background on this first start: a line says when they are)' : ''}`,
       `  details: ${path.join(dir, 'sandbox.json')}, logs: ${sandbox.logFile}`,
       '  Ctrl-C stops everything; the next start carries on the same chains (--reset starts clean).',
       '',

@@ -142,6 +142,12 @@ describe('admin CLI: fee sponsors', { timeout: 120_000 }, () => {
     });
     expect((await gw.ctx.sponsorship.sponsors.keyHolder('tron', 'testnet'))?.privateKey).toBe(privateKey);
 
+    // config check names the sponsors it finds in the database, never a key.
+    const check = await cli('config', 'check');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(`fee sponsor: tron testnet ${address}\n`);
+    expect(check.stdout).not.toContain(privateKey);
+
     const listed = await sponsorCli(['list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`tron\\s+testnet\\s+${address}\\s+100.5 TRX\\s+day`));
