@@ -10,6 +10,7 @@ import { PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError } from '../errors.ts';
 import { openReadyStore } from '../store/ready-store.ts';
 import { runSetupCommand } from './setup-commands.ts';
+import { required, table, UsageError } from './usage.ts';
 
 const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_DIR selects a sandbox's database)
 
@@ -26,6 +27,15 @@ const USAGE = `Switchyard admin CLI (same configuration as the server; SANDBOX_D
   npm run -s cli -- token list [--email E]
   npm run -s cli -- token revoke <id or swy_ prefix>
   npm run -s cli -- token revoke --email E --all
+  npm run -s cli -- sponsor set --chain C --network N --email E --address A [--budget AMOUNT]
+                                [--period day | month | year]
+                                                        makes A (a password-protected custodial address of
+                                                        user E on C and N) the fee sponsor of C on N; the
+                                                        address's password is read from stdin. --budget is
+                                                        in the chain's coin per period (default month);
+                                                        without it the sponsor has no limit
+  npm run -s cli -- sponsor list                        chain, network, address, budget and period of each
+  npm run -s cli -- sponsor remove --chain C --network N
 
 (-s keeps npm's own lines off stdout, so a command's answer can be captured.)
 `;
@@ -39,17 +49,15 @@ const OPTIONS = {
   yearly: { type: 'boolean' },
   monthly: { type: 'boolean' },
   all: { type: 'boolean' },
+  chain: { type: 'string' },
+  network: { type: 'string' },
+  address: { type: 'string' },
+  budget: { type: 'string' },
+  period: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-class UsageError extends Error {}
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value === '') throw new UsageError(`--${flag} is required`);
-  return value;
-}
 
 /** What the admin commands work on: the configuration and the users with their tokens and passwords. */
 interface AdminContext {
@@ -64,17 +72,6 @@ async function userOf(ctx: AdminContext, email: string) {
   const user = await ctx.users.findByEmail(email);
   if (!user) throw new UsageError(`no user with email ${email}`);
   return user;
-}
-
-function table(rows: object[]): string {
-  if (rows.length === 0) return '(none)\n';
-  const records = rows as Record<string, unknown>[];
-  const keys = Object.keys(records[0]!);
-  const cell = (r: Record<string, unknown>, k: string) => String(r[k] ?? '-');
-  const widths = keys.map((k) => Math.max(k.length, ...records.map((r) => cell(r, k).length)));
-  const line = (cells: string[]) =>
-    `${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ')}`.trimEnd() + '\n';
-  return line(keys) + records.map((r) => line(keys.map((k) => cell(r, k)))).join('');
 }
 
 async function run(ctx: AdminContext, [group, action, target]: string[], opts: Options): Promise<string> {
@@ -177,6 +174,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(setup.stderr);
     return setup.code;
   }
+  const [group, action] = parsed.positionals;
+  if (group === 'sponsor') return exitCodeOf(() => sponsorCommand(action, parsed.values));
   const config = loadConfig();
   // The users and their tokens are all the commands touch: no chain, node or service is loaded, so a
   // command answers in a fraction of a second.
@@ -196,7 +195,16 @@ async function main(argv: string[]): Promise<number> {
       kdfCostOf(config.kdfCost).passwords,
     );
     const admin = { config, users, signIn, readPassword: passwordFromStdin };
-    process.stdout.write(await run(admin, parsed.positionals, parsed.values));
+    return await exitCodeOf(async () => run(admin, parsed.positionals, parsed.values));
+  } finally {
+    await store.close();
+  }
+}
+
+/** Writes a command's answer; a refused command's message goes to stderr with its exit code. */
+async function exitCodeOf(command: () => Promise<string>): Promise<number> {
+  try {
+    process.stdout.write(await command());
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -209,9 +217,13 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     throw error;
-  } finally {
-    await store.close();
   }
+}
+
+/** The sponsor commands, loaded only when asked for (they need every family's code). */
+async function sponsorCommand(action: string | undefined, opts: Options): Promise<string> {
+  const { runSponsorCommand } = await import('./sponsor-commands.ts');
+  return runSponsorCommand(action, opts, passwordFromStdin);
 }
 
 main(process.argv.slice(2)).then(

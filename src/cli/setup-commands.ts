@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EXIT_CONFIG } from '../config/error.ts';
 import { configSummary } from '../config/summary.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { sponsorSummary } from './sponsor-summary.ts';
 
 export interface CommandResult {
   code: number;
@@ -31,7 +32,8 @@ async function checkConfig(): Promise<CommandResult> {
     const config = loadConfig(process.env, familySettings());
     const chainProblems = servedChainProblems(config);
     if (chainProblems.length > 0) throw new ConfigError(chainProblems);
-    const summary = configSummary(config).map((line) => `  ${line}\n`);
+    const lines = [...configSummary(config), ...(await sponsorSummary(config))];
+    const summary = lines.map((line) => `  ${line}\n`);
     return { code: 0, stdout: `configuration OK\n${summary.join('')}`, stderr: '' };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

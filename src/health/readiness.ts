@@ -8,10 +8,20 @@ export interface ChainReadiness extends ChainNetworkStatus {
   reachable: boolean;
 }
 
+/** A fee sponsor the operator set (never its key), and whether this gateway pays fees with it. */
+export interface SponsorReadiness {
+  chain: ChainName;
+  network: Network;
+  address: string;
+  /** The chain and network are served and the chain's family can sponsor fees. */
+  served: boolean;
+}
+
 export interface Readiness {
   ready: boolean;
   database: { up: boolean };
   chains: ChainReadiness[];
+  sponsors: SponsorReadiness[];
 }
 
 /**
@@ -22,6 +32,7 @@ export function readinessOf(
   statuses: ChainNetworkStatus[],
   config: Pick<Config, 'endpoints' | 'requiredChains'>,
   databaseUp: boolean,
+  sponsors: SponsorReadiness[] = [],
 ): Readiness {
   const chains = statuses.map((status) => ({
     chain: status.chain,
@@ -34,7 +45,7 @@ export function readinessOf(
     chains.push({ ...missing, required: true, reachable: false, endpoints: [] });
   }
   const ready = databaseUp && chains.every((chain) => !chain.required || chain.reachable);
-  return { ready, database: { up: databaseUp }, chains };
+  return { ready, database: { up: databaseUp }, chains, sponsors };
 }
 
 function isRequired(

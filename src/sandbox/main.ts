@@ -19,17 +19,27 @@ import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
 import { devnetStarters } from './devnets.ts';
 import { resetSandbox } from './reset.ts';
 import { devnetSettings } from './settings.ts';
+import { type SandboxSponsors, setUpSandboxSponsors } from './sponsors.ts';
 
 export const SANDBOX_EMAIL = 'demo@switchyard.local';
 
-/** Every quota open: the sandbox is for trying things, not for metering them. */
-const SANDBOX_PLAN: PlanConfig = {
-  name: 'sandbox',
-  period: 'month',
-  quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
-  rate: null,
-  sponsored: null,
-};
+/** What the sandbox plan's users may have sponsored per month on each chain, in its coin. */
+const SANDBOX_SPONSORED_ALLOWANCE = '1000';
+
+/**
+ * Every quota open: the sandbox is for trying things, not for metering them. Its users may have fees
+ * sponsored (the paymaster, sweeps) on every chain the sandbox runs.
+ */
+function sandboxPlan(devnets: RunningDevnet[]): PlanConfig {
+  const chains = [...new Set(devnets.map((devnet) => devnet.chain))];
+  return {
+    name: 'sandbox',
+    period: 'month',
+    quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
+    rate: null,
+    sponsored: Object.fromEntries(chains.map((chain) => [chain, SANDBOX_SPONSORED_ALLOWANCE])),
+  };
+}
 
 export interface SandboxFile {
   baseUrl: string;
@@ -37,6 +47,11 @@ export interface SandboxFile {
   /** Where to sign in to the dashboard as the demo user; the password is new at every start. */
   dashboard: { url: string; email: string; password: string };
   chains: Record<string, { networks: string[]; tokens: DevnetTokens }>;
+  /**
+   * The fee sponsor's address by chain and network (every chain whose fees can be sponsored), a custodial
+   * address of the sandbox operator (`operator@switchyard.local`).
+   */
+  sponsors: SandboxSponsors;
   logFile: string;
   /** Prometheus metrics, on their own loopback listener. */
   metricsUrl: string | null;
@@ -92,7 +107,7 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
       };
     }
   }
-  if (!config.plans.some((p) => p.name === SANDBOX_PLAN.name)) config.plans.push(SANDBOX_PLAN);
+  if (!config.plans.some((p) => p.name === 'sandbox')) config.plans.push(sandboxPlan(devnets));
   return config;
 }
 
@@ -149,11 +164,13 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const roles = startBackgroundRoles(ctx);
   ctx.prices.start();
   const demo = await demoUser(ctx);
+  const sponsorSetup = await setUpSandboxSponsors(ctx, app, devnets);
   const sandbox: SandboxFile = {
     baseUrl,
     token: demo.token,
     dashboard: { url: `${baseUrl}${DASHBOARD_PATH}/`, email: SANDBOX_EMAIL, password: demo.password },
     chains: chainsOf(devnets),
+    sponsors: sponsorSetup.sponsors,
     logFile,
     metricsUrl: metrics?.url ?? null,
   };
@@ -162,6 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
   // The gateway first, so that nothing is sent while the devnets save their chains; the devnets save
   // even when closing the gateway failed, or a Ctrl-C would lose what was done since the last save.
   const stop = async () => {
+    sponsorSetup.stop();
     try {
       await app.close();
       await metrics?.close();
@@ -175,7 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       }
     }
   };
-  return { sandbox, dir, stop };
+  return { sandbox, dir, stop, sponsorSetup };
 }
 
 async function main(): Promise<void> {
@@ -184,7 +202,8 @@ async function main(): Promise<void> {
     process.stdout.write(SANDBOX_USAGE);
     return;
   }
-  const { sandbox, dir, stop } = await startSandbox({ reset: args.reset });
+  const { sandbox, dir, stop, sponsorSetup } = await startSandbox({ reset: args.reset });
+  const sponsored = Object.values(sandbox.sponsors).flatMap((networks) => Object.keys(networks)).length;
   const chains = Object.keys(sandbox.chains);
   process.stdout.write(
     [
@@ -192,12 +211,17 @@ async function main(): Promise<void> {
       `  token: ${sandbox.token}`,
       `  dashboard: ${sandbox.dashboard.url} (${sandbox.dashboard.email}, password in sandbox.json)`,
       `  chains: ${chains.length > 0 ? chains.join(', ') : 'none yet'}`,
+      `  fee sponsors: ${sponsored} chains and networks${sponsorSetup.setting ? ' (funded in the background on this first start: a line says when they are)' : ''}`,
       `  details: ${path.join(dir, 'sandbox.json')}, logs: ${sandbox.logFile}`,
       '  Ctrl-C stops everything; the next start carries on the same chains (--reset starts clean).',
       '',
     ].join('\n'),
   );
   let stopping = false;
+  if (sponsorSetup.setting)
+    void sponsorSetup.ready.then(() => {
+      if (!stopping) process.stdout.write('fee sponsors ready\n');
+    });
   const shutdown = () => {
     if (stopping) return;
     stopping = true;

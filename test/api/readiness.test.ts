@@ -103,6 +103,34 @@ describe('/readyz', () => {
     expect(notReady.body.errors).toContainEqual({ field: 'ethereum:mainnet', message: 'no reachable node' });
     expect(notReady.body.errors).not.toContainEqual(expect.objectContaining({ field: 'tron:mainnet' }));
   });
+
+  it('lists each fee sponsor with whether it is served, never its key, without counting it toward readiness', async () => {
+    const gw = await gateway({ REQUIRED_CHAINS: 'none' });
+    expect((await gw.request('GET', '/readyz')).body.data.sponsors).toEqual([]);
+    const operator = await gw.userToken('operator@example.com');
+    const place = { userId: operator.userId, chain: 'tron', network: 'mainnet' as const };
+    const tron = await gw.ctx.custody.create(place, 'a sponsor password');
+    await gw.ctx.sponsorship.sponsors.set(
+      { ...place, address: tron.address, budget: null, period: 'month' },
+      tron.privateKey,
+    );
+    // Bitcoin pays its fees from the coins it moves: a sponsor set for it is kept but never used.
+    const bitcoin = {
+      ...place,
+      chain: 'bitcoin',
+      address: 'bc1qsponsor',
+      budget: 5n,
+      period: 'day' as const,
+    };
+    await gw.ctx.sponsorship.sponsors.set(bitcoin, tron.privateKey);
+    const res = await gw.request('GET', '/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body.data.sponsors).toEqual([
+      { chain: 'bitcoin', network: 'mainnet', address: 'bc1qsponsor', served: false },
+      { chain: 'tron', network: 'mainnet', address: tron.address, served: true },
+    ]);
+    expect(res.text).not.toContain(tron.privateKey);
+  });
 });
 
 describe('node metrics and warnings', () => {

@@ -110,3 +110,102 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     expect(users.stdout).toContain('plan@example.com');
   });
 });
+
+describe('admin CLI: fee sponsors', { timeout: 120_000 }, () => {
+  const sponsorCli = (args: string[], password?: string) =>
+    run(process.execPath, ['dist/src/cli/main.js', 'sponsor', ...args], gw.database.processEnv, password);
+
+  it('sets a password-protected custodial address as a sponsor with its password, lists and removes it', async () => {
+    const operator = await gw.userToken('sponsor@example.com');
+    const place = { userId: operator.userId, chain: 'tron', network: 'testnet' as const };
+    const { address, privateKey } = await gw.ctx.custody.create(place, 'the sponsor password');
+    const set = ['set', '--chain', 'tron', '--network', 'testnet', '--email', 'sponsor@example.com'];
+    const withAddress = [...set, '--address', address, '--budget', '100.5', '--period', 'day'];
+
+    const wrong = await sponsorCli(withAddress, 'not the password\n');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('Wrong password');
+    expect(await gw.ctx.sponsorship.sponsors.get('tron', 'testnet')).toBeNull();
+
+    const right = await sponsorCli(withAddress, 'the sponsor password\n');
+    expect(right.stderr).toBe('');
+    expect(right.code).toBe(0);
+    expect(right.stdout).toBe(
+      `sponsor of tron testnet set: ${address} (sponsor@example.com), budget 100.5 TRX a day\n`,
+    );
+    expect(right.stdout).not.toContain(privateKey);
+    expect(await gw.ctx.sponsorship.sponsors.get('tron', 'testnet')).toMatchObject({
+      address,
+      userId: operator.userId,
+      budget: 100_500_000n,
+      period: 'day',
+    });
+    expect((await gw.ctx.sponsorship.sponsors.keyHolder('tron', 'testnet'))?.privateKey).toBe(privateKey);
+
+    // config check names the sponsors it finds in the database, never a key.
+    const check = await cli('config', 'check');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain(`fee sponsor: tron testnet ${address}\n`);
+    expect(check.stdout).not.toContain(privateKey);
+
+    const listed = await sponsorCli(['list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`tron\\s+testnet\\s+${address}\\s+100.5 TRX\\s+day`));
+    expect(listed.stdout).not.toContain(privateKey);
+
+    // Without --budget the sponsor has no limit, a month at a time.
+    expect((await sponsorCli([...set, '--address', address], 'the sponsor password\n')).code).toBe(0);
+    expect(await gw.ctx.sponsorship.sponsors.get('tron', 'testnet')).toMatchObject({
+      budget: null,
+      period: 'month',
+    });
+
+    const removed = await sponsorCli(['remove', '--chain', 'tron', '--network', 'testnet']);
+    expect(removed).toMatchObject({ code: 0, stdout: 'sponsor of tron testnet removed\n' });
+    expect(await gw.ctx.sponsorship.sponsors.get('tron', 'testnet')).toBeNull();
+    const again = await sponsorCli(['remove', '--chain', 'tron', '--network', 'testnet']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('no sponsor set for tron testnet');
+    expect((await sponsorCli(['list'])).stdout).toBe('(none)\n');
+  });
+
+  it('refuses an address that is not a custodial address of the user, a chain without sponsors and bad flags', async () => {
+    const owner = await gw.userToken('owner@example.com');
+    await gw.userToken('other@example.com');
+    const place = { userId: owner.userId, chain: 'tron', network: 'mainnet' as const };
+    const { address } = await gw.ctx.custody.create(place, 'the owner password');
+    const set = (email: string, ...more: string[]) =>
+      sponsorCli(
+        ['set', '--chain', 'tron', '--network', 'mainnet', '--email', email, '--address', address, ...more],
+        'the owner password\n',
+      );
+    const notTheirs = await set('other@example.com');
+    expect(notTheirs.code).toBe(2);
+    expect(notTheirs.stderr.split('\n')[0]).toBe(
+      `${address} is not a custodial address of other@example.com on tron mainnet`,
+    );
+    const unsecure = await gw.ctx.custody.create(place);
+    const noKey = await sponsorCli(
+      ['set', '--chain', 'tron', '--network', 'mainnet', '--email', 'owner@example.com'].concat([
+        '--address',
+        unsecure.address,
+      ]),
+      'the owner password\n',
+    );
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('a sponsor needs a password-protected one');
+    expect((await set('owner@example.com', '--period', 'week')).stderr).toContain(
+      '--period must be day, month or year',
+    );
+    expect((await set('owner@example.com', '--budget', '1e3')).code).toBe(2);
+    const bitcoin = await sponsorCli(
+      ['set', '--chain', 'bitcoin', '--network', 'mainnet', '--email', 'owner@example.com', '--address', 'x'],
+      'the owner password\n',
+    );
+    expect(bitcoin.code).toBe(2);
+    expect(bitcoin.stderr).toContain('bitcoin has no fee sponsor');
+    expect((await sponsorCli(['set', '--chain', 'nochain', '--network', 'mainnet'])).code).toBe(2);
+    expect((await sponsorCli(['frobnicate'])).stderr).toContain('unknown command "sponsor frobnicate"');
+    expect(await gw.ctx.sponsorship.sponsors.list()).toEqual([]);
+  });
+});

@@ -60,6 +60,28 @@ describe('npm run sandbox', () => {
       });
       expect(usdt.body.data).toMatchObject({ symbol: 'USDT', amount: '10' });
 
+      // Every chain whose fees can be sponsored has a sponsor on both networks (Bitcoin pays its own),
+      // funded in the background on a first start; then an address holding only the demo USDT has the
+      // paymaster's fee for sending it estimated.
+      for (const chain of ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base', 'optimism', 'solana']) {
+        expect(Object.keys(info.sponsors[chain] ?? {}), chain).toEqual(['mainnet', 'testnet']);
+      }
+      expect(info.sponsors.tron.mainnet).toMatch(/^T/);
+      expect(info.sponsors.bitcoin).toBeUndefined();
+      await waitFor(() => (sandbox.output().includes('fee sponsors ready') ? true : undefined), 180_000);
+      expect(sandbox.output()).not.toContain('no fee sponsor');
+      const receiver = (await tron('POST', '/addresses', {})).body.data[0].address as string;
+      const estimate = await tron('POST', '/paymaster/estimate', {
+        type: 'TRC20',
+        from: address,
+        to: receiver,
+        contractaddress: info.chains.tron.tokens.trc20.USDT,
+        amount: '4',
+      });
+      expect(estimate.status, estimate.text).toBe(200);
+      expect(estimate.body.data).toMatchObject({ paymaster_fee: expect.any(String) });
+      expect(Number(estimate.body.data.energy_consumption)).toBeGreaterThan(0);
+
       // Every EVM chain runs on anvil, per network, with its demo tokens: Base and Optimism too, as the
       // shipped chain file lists them.
       for (const chain of ['ethereum', 'bsc', 'polygon', 'arbitrum', 'base', 'optimism']) {
@@ -210,5 +232,5 @@ describe('npm run sandbox', () => {
     await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
     // A start takes its time on a busy machine: eighteen devnets (an anvil per EVM chain and network),
     // the gateway and its migrations.
-  }, 240_000);
+  }, 420_000);
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { AppContext } from '../../app-context.ts';
-import { readinessOf } from '../../health/readiness.ts';
+import { readinessOf, type SponsorReadiness } from '../../health/readiness.ts';
 import { pingStore } from '../../store/store.ts';
 import { FieldErrorSchema, sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
@@ -34,10 +34,24 @@ const ChainReport = Type.Object({
   endpoints: Type.Array(EndpointReport),
 });
 
+const SponsorReport = Type.Object({
+  chain: Type.String(),
+  network: Type.String(),
+  address: Type.String({ description: "The sponsor's custodial address (its key is never shown)" }),
+  served: Type.Boolean({
+    description:
+      'The gateway serves this chain and network and its family can sponsor fees; false: the sponsor is kept but unused',
+  }),
+});
+
 const Readiness = Type.Object({
   ready: Type.Boolean(),
   database: Type.Object({ up: Type.Boolean() }),
   chains: Type.Array(ChainReport),
+  sponsors: Type.Array(SponsorReport, {
+    description:
+      'The fee sponsor (paymaster, sweeps) of each chain and network, as set with `cli sponsor set`; empty when none is set or the database does not answer. Never counts toward readiness.',
+  }),
 });
 
 /** 503 keeps the whole report beside the reasons, so a probe's log shows why. */
@@ -91,7 +105,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           return false;
         },
       );
-      const report = readinessOf(ctx.nodeMonitor.status(), ctx.config, databaseUp);
+      const sponsors = databaseUp ? await sponsorsOf(ctx) : [];
+      const report = readinessOf(ctx.nodeMonitor.status(), ctx.config, databaseUp, sponsors);
       if (report.ready) return sendOk(reply, report, 'Ready');
       const errors = [
         ...(databaseUp ? [] : [{ field: 'database', message: 'does not answer' }]),
@@ -103,3 +118,15 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
   );
 };
+
+/** The sponsors the operator set, each with whether this gateway can pay fees with it. */
+async function sponsorsOf(ctx: AppContext): Promise<SponsorReadiness[]> {
+  const sponsors = await ctx.sponsorship.sponsors.list();
+  return sponsors.map(({ chain, network, address }) => ({
+    chain,
+    network,
+    address,
+    served:
+      ctx.sponsorship.feeSponsorOf(chain) !== undefined && ctx.registry.networksOf(chain).includes(network),
+  }));
+}
