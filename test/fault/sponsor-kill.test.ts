@@ -30,6 +30,12 @@ const KILLS = FULL ? 12 : 4;
 /** The shortest lease the setting takes: a killed runner's jobs are resumed seconds later. */
 const LEASE_SECONDS = 3;
 const WHOLE = 10n ** 6n; // the devnet's USDT has 6 decimals
+/**
+ * Stake enough to lend every job its energy at once (a TRC20 transfer to a new holder needs about 3,600 TRX
+ * of stake on the devnet): a job planned to borrow stake that others borrowed meanwhile fails.
+ */
+const ENERGY_STAKE_TRX = BigInt(JOBS) * 6_000n;
+const BANDWIDTH_STAKE_TRX = 1_000n;
 
 let postgres: PrivatePostgres;
 let devnet: TronDevnet;
@@ -116,7 +122,7 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
     // The user, and the operator's sponsor: funded, staking for energy and bandwidth to lend, named as the
     // CLI names it, on the database the processes will share (this also migrates it).
     const sponsor = newKey();
-    await devnet.faucetTrx(sponsor.address, 20_000n * 1_000_000n);
+    await devnet.faucetTrx(sponsor.address, (ENERGY_STAKE_TRX + BANDWIDTH_STAKE_TRX + 1_000n) * 1_000_000n);
     const setup = await createContext(loadConfig(env), { logger: createLogger('silent') });
     const user = await setup.users.createUser('sponsored@example.com', 'enterprise');
     const { token } = await setup.users.createToken(user.id);
@@ -144,10 +150,13 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
     const call = (method: string, route: string, json?: unknown) =>
       send(api.apiUrl, method, `/api/v2/tron${route}`, { token, ...(json === undefined ? {} : { json }) });
 
-    for (const resource of ['ENERGY', 'BANDWIDTH']) {
+    for (const [resource, trx] of [
+      ['ENERGY', ENERGY_STAKE_TRX],
+      ['BANDWIDTH', BANDWIDTH_STAKE_TRX],
+    ] as const) {
       const frozen = await call('POST', '/freeze', {
         address: sponsor.address,
-        amount: '4000',
+        amount: String(trx),
         resource,
         privatekey: sponsor.privateKey,
       });
