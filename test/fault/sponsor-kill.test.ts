@@ -191,14 +191,14 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
     // and is started again after a short pause; the later jobs are asked for meanwhile.
     const later = (async () => {
       for (let i = JOBS / 2; i < JOBS; i++) {
-        await sleep(random() * 1_500);
+        await sleep(random() * 1_000);
         await createJob(i);
       }
     })();
     /** The steps each kill cut: the notes of the jobs in progress when it landed. */
     const cut: string[][] = [];
     for (let k = 0; k < KILLS; k++) {
-      await sleep(500 + random() * 4_000);
+      await sleep(300 + random() * 3_000);
       await runner.kill();
       const inProgress = await setup.store.db
         .selectFrom('sponsor_jobs')
