@@ -25,8 +25,8 @@ import { RoleProcess } from './role-processes.ts';
 // once per completed job, the sponsor lends nothing any more, and it lost exactly what the ledger says.
 
 const FULL = process.env['FAULT_FULL'] === '1';
-const JOBS = FULL ? 24 : 8;
-const KILLS = FULL ? 12 : 4;
+const JOBS = FULL ? 24 : 6;
+const KILLS = FULL ? 12 : 3;
 /** The shortest lease the setting takes: a killed runner's jobs are resumed seconds later. */
 const LEASE_SECONDS = 3;
 const WHOLE = 10n ** 6n; // the devnet's USDT has 6 decimals
@@ -39,6 +39,8 @@ const BANDWIDTH_STAKE_TRX = 1_000n;
 
 let postgres: PrivatePostgres;
 let devnet: TronDevnet;
+/** The test's own context on the processes' database: setup, and reading the jobs and the ledger. */
+let setup: Awaited<ReturnType<typeof createContext>> | undefined;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sponsor-fault-'));
 const processes: RoleProcess[] = [];
 
@@ -97,6 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.stop().catch(() => undefined)));
+  if (setup !== undefined) await closeContext(setup);
   await devnet?.close();
   await postgres?.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -123,11 +126,12 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
     // CLI names it, on the database the processes will share (this also migrates it).
     const sponsor = newKey();
     await devnet.faucetTrx(sponsor.address, (ENERGY_STAKE_TRX + BANDWIDTH_STAKE_TRX + 1_000n) * 1_000_000n);
-    const setup = await createContext(loadConfig(env), { logger: createLogger('silent') });
-    const user = await setup.users.createUser('sponsored@example.com', 'enterprise');
-    const { token } = await setup.users.createToken(user.id);
-    const operator = await setup.users.createUser('operator@example.com', 'enterprise');
-    await setup.sponsorship.sponsors.set(
+    setup = await createContext(loadConfig(env), { logger: createLogger('silent') });
+    const { store, users, sponsorship } = setup;
+    const user = await users.createUser('sponsored@example.com', 'enterprise');
+    const { token } = await users.createToken(user.id);
+    const operator = await users.createUser('operator@example.com', 'enterprise');
+    await sponsorship.sponsors.set(
       {
         chain: 'tron',
         network: 'mainnet',
@@ -200,7 +204,7 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
     for (let k = 0; k < KILLS; k++) {
       await sleep(300 + random() * 3_000);
       await runner.kill();
-      const inProgress = await setup.store.db
+      const inProgress = await store.db
         .selectFrom('sponsor_jobs')
         .select('notes_json')
         .where('status', '=', 'processing')
@@ -216,19 +220,20 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
 
     // Every job ends: a killed runner's lease lapses and the next run finishes or unwinds it.
     const ended = async () => {
-      const rows = await setup.store.db
+      const rows = await store.db
         .selectFrom('sponsor_jobs')
         .select(['id', 'status', 'txid', 'reason', 'notes_json'])
         .execute();
       return rows.every((r) => r.status === 'completed' || r.status === 'failed') ? rows : undefined;
     };
+    const killsEnded = Date.now();
     const rows = await waitFor(ended, 120_000).catch((error: Error) => {
       throw new Error(`${error.message}: a sponsored job never ended\n${output()}`);
     });
     expect(rows.length).toBe(JOBS);
     const failed = rows.filter((r) => r.status === 'failed');
     console.log(
-      `${JOBS} jobs, ${KILLS} kills, ${failed.length} failed${failed.map((r) => `: ${r.reason}`).join('')}; steps noted by the jobs each kill cut: ${JSON.stringify(cut)}`,
+      `${JOBS} jobs, ${KILLS} kills, all ended ${Date.now() - killsEnded} ms after the last restart, ${failed.length} failed${failed.map((r) => `: ${r.reason}`).join('')}; steps noted by the jobs each kill cut: ${JSON.stringify(cut)}`,
     );
     // The kills landed in the middle of jobs, not only between them.
     expect(cut.flat().filter((notes) => notes !== 'none').length).toBeGreaterThan(0);
@@ -256,9 +261,8 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
     expect(index['toAccounts'] ?? []).toEqual([]);
 
     // The sponsor lost exactly what the ledger holds, to the sun.
-    const ledger = await setup.store.db.selectFrom('sponsor_ledger').select(['units']).execute();
+    const ledger = await store.db.selectFrom('sponsor_ledger').select(['units']).execute();
     const spent = ledger.reduce((sum, row) => sum + BigInt(row.units), 0n);
     expect(sponsorBefore - (await trxBalance(sponsor.address))).toBe(spent);
-    await closeContext(setup);
   }, 300_000);
 });
