@@ -90,6 +90,8 @@ export interface Config {
   idempotencyKeyMs: number;
   /** Which background roles this process runs beside the API. */
   roles: { api: boolean; watcher: boolean; deliverer: boolean };
+  /** How long a watcher holds a sponsored job between renewals; a dead one's job resumes after it. */
+  sponsorJobLeaseMs: number;
   /** Node endpoints per chain and network; empty means the chain's defaults (or the chain is off). */
   endpoints: EndpointsConfig;
   /** WebSocket endpoints whose new-block announcements wake the watchers; unset: the watcher only polls. */
@@ -172,6 +174,7 @@ function configOf(v: SettingValues): Omit<Config, 'familySettings'> {
     webhookAllowCidrs: [...(v.WEBHOOK_ALLOW_CIDRS ?? [])],
     webhookOriginConcurrency: v.WEBHOOK_ORIGIN_CONCURRENCY,
     roles: v.ROLES,
+    sponsorJobLeaseMs: v.SPONSOR_JOB_LEASE_SECONDS * 1_000,
     passwordThrottle: {
       maxFailuresPerAddress: v.PASSWORD_MAX_FAILURES_PER_ADDRESS,
       maxFailuresPerUser: v.PASSWORD_MAX_FAILURES_PER_USER,

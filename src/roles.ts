@@ -120,6 +120,7 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
           now: () => new Date(),
         }),
         taskLogger('sponsored-jobs'),
+        ctx.config.sponsorJobLeaseMs,
       )
     : null;
   sponsoredJobs?.start();

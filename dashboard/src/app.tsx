@@ -30,7 +30,7 @@ function SignedInPage({ location, session }: { location: Location; session: Sess
   const perChain = { chain, chains: session.chains, network };
   switch (location.path) {
     case '/':
-      return <AccountPage key={network} />;
+      return <AccountPage key={network} chains={session.chains} network={network} />;
     case '/tokens':
       return <TokensPage />;
     case '/addresses':

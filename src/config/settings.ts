@@ -196,6 +196,12 @@ export const SETTINGS = {
     meaning: 'what this process runs: the HTTP API, the chain watchers, the webhook deliverer',
     parse: roles,
   }),
+  SPONSOR_JOB_LEASE_SECONDS: setting({
+    default: '60',
+    meaning:
+      'how long a watcher holds a sponsored job (paymaster, sweep, activation) between renewals; when its process dies, another resumes the job from its notes after this',
+    parse: wholeNumber(3, 3_600),
+  }),
   PASSWORD_MAX_FAILURES_PER_ADDRESS: setting({
     default: '5',
     meaning: 'wrong wallet passwords within the window that lock one address (then 429 with `Retry-After`)',

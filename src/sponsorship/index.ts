@@ -104,8 +104,11 @@ export class Sponsorship {
     return family === undefined ? undefined : this.deps.familyParts.get(family.name)?.sponsor;
   }
 
-  /** A runner for this process's background roles, sending callbacks through `sender`. */
-  runner(sender: WebhookSender, logger: Logger): SponsorJobRunner {
+  /**
+   * A runner for this process's background roles, sending callbacks through `sender`, holding each job
+   * under a lease of `leaseMs` (SPONSOR_JOB_LEASE_SECONDS).
+   */
+  runner(sender: WebhookSender, logger: Logger, leaseMs?: number): SponsorJobRunner {
     const runner = new SponsorJobRunner({
       jobs: this.jobs,
       sponsors: this.sponsors,
@@ -115,6 +118,7 @@ export class Sponsorship {
       ),
       feeSponsorOf: (chain) => this.feeSponsorOf(chain),
       logger,
+      ...(leaseMs === undefined ? {} : { leaseMs }),
     });
     this.runners.add(runner);
     return runner;

@@ -51,6 +51,9 @@ export interface NewJob {
   callbackSecret?: string | null;
 }
 
+/** How often a claim that lost its job to another runner looks for the next one before giving up. */
+const CLAIM_ATTEMPTS = 16;
+
 /** Jobs of a place, 50 a page, newest first. */
 export const JOBS_PAGE = 50;
 
@@ -169,23 +172,28 @@ export class SponsorJobs {
         eb('status', 'in', ['pending', 'processing']),
         eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now.toISOString())]),
       ]);
-    const candidate = await this.db
-      .selectFrom('sponsor_jobs')
-      .select('id')
-      .where(due)
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst();
-    if (candidate === undefined) return null;
-    const row = await this.db
-      .updateTable('sponsor_jobs')
-      .set({ lease_token: token, locked_until: new Date(now.getTime() + leaseMs).toISOString() })
-      .where('id', '=', candidate.id)
-      .where(due)
-      .returningAll()
-      .executeTakeFirst();
-    if (row === undefined) return null;
-    return { ...jobOf(row), leaseToken: token, ownerKeySealed: row.owner_key_sealed };
+    // A runner's lanes (and other instances) ask at once and pick the same oldest job: the one that loses
+    // it takes the next due job rather than answering none, which left one job per pass running.
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      const candidate = await this.db
+        .selectFrom('sponsor_jobs')
+        .select('id')
+        .where(due)
+        .orderBy('created_at')
+        .limit(1)
+        .executeTakeFirst();
+      if (candidate === undefined) return null;
+      const row = await this.db
+        .updateTable('sponsor_jobs')
+        .set({ lease_token: token, locked_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where('id', '=', candidate.id)
+        .where(due)
+        .returningAll()
+        .executeTakeFirst();
+      if (row !== undefined)
+        return { ...jobOf(row), leaseToken: token, ownerKeySealed: row.owner_key_sealed };
+    }
+    return null;
   }
 
   /** The sender's key of a claimed job. */

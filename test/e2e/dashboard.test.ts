@@ -11,10 +11,14 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from '../../src/config/plans.ts';
 import { PROJECT_ROOT } from '../helpers/processes.ts';
 import { type SandboxRun, startSandboxRun } from './sandbox-runs.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+const sponsoredPlans = DEFAULT_PLANS.map((plan, i) =>
+  i === 0 ? { ...plan, sponsored: { tron: '25' } } : plan,
+);
 const screenshots = path.resolve(
   PROJECT_ROOT,
   process.env['DASHBOARD_SCREENSHOTS'] || 'test-results/dashboard',
@@ -103,7 +107,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   mkdirSync(screenshots, { recursive: true });
   receiver = await startReceiver();
-  sandbox = await startSandboxRun(dir, {});
+  // The plan new users get (the first) lets the sponsors pay some of their Tron fees.
+  sandbox = await startSandboxRun(dir, { PLANS: JSON.stringify(sponsoredPlans) });
   base = sandbox.info.baseUrl;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
@@ -281,6 +286,44 @@ describe('the account dashboard', () => {
     const got = Buffer.from(String(delivered!.headers['x-signature']), 'base64');
     expect(got.length === expected.length && timingSafeEqual(got, expected)).toBe(true);
   }, 90_000);
+
+  it("shows the plan's allowance of sponsored fees and the paymaster requests on the Account page", async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Account' }).click();
+    const account = await callApi('GET', '/api/account');
+    const fees = account.body.data['sponsored_fees'] as {
+      chain: string;
+      network: string;
+      symbol: string;
+      allowance: string;
+      spent: string;
+      left: string;
+    }[];
+    const tron = fees.find((fee) => fee.chain === 'tron' && fee.network === 'mainnet');
+    expect(tron, JSON.stringify(fees)).toMatchObject({ symbol: 'TRX', spent: '0' });
+    // Each row as the API has it: allowance, spent and left in the chain's coin.
+    const row = page.getByTestId('sponsored-fees').locator('tbody tr').filter({ hasText: 'Tron mainnet' });
+    await poll(() => row.locator('td').allTextContents()).toEqual([
+      'Tron mainnet',
+      `${tron!.allowance} TRX`,
+      `${tron!.spent} TRX`,
+      `${tron!.left} TRX`,
+    ]);
+    await poll(() => page.getByTestId('sponsored-fees').locator('tbody tr').count()).toBe(fees.length);
+
+    // The paymaster requests of the chain the plan sponsors: none yet.
+    const chain = page.getByLabel('Chain');
+    expect(await chain.inputValue()).toBe('tron');
+    await poll(() => page.getByText('No paymaster requests yet').count()).toBe(1);
+    const listed = await callApi('GET', '/api/v2/tron/paymaster');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([]);
+    // Another chain's, read when it is chosen.
+    await chain.selectOption('ethereum');
+    await poll(() => page.getByText('No paymaster requests yet').count()).toBe(1);
+    await shoot('account-sponsored');
+    expect(pageProblems).toEqual([]);
+  }, 60_000);
 
   it('shows every other page, on a phone too', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });

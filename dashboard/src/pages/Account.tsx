@@ -2,8 +2,10 @@ import { api } from '../api.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { QuotaBar } from '../components/QuotaBar.tsx';
+import { PaymasterJobsCard, type SponsoredFee, SponsoredFeesCard } from '../components/SponsoredFees.tsx';
 import { formatDate } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
+import type { Network } from '../network.ts';
 
 type Quotas = {
   webhooks: number | null;
@@ -28,6 +30,7 @@ interface AccountInfo {
     qr_code: string | null;
   };
   quotas_left: Quotas;
+  sponsored_fees: SponsoredFee[];
 }
 
 interface Plan {
@@ -48,8 +51,11 @@ const STATUS_TEXT: Record<string, string> = {
   expired: 'Expired: access runs on through the grace period, then stops',
 };
 
-/** The plan, its lifecycle, what is left of each quota, and the payment details, as GET /api/account says. */
-export function AccountPage() {
+/**
+ * The plan, its lifecycle, what is left of each quota, the allowance of sponsored fees and the payment
+ * details, as GET /api/account says, and the paymaster requests of one chain.
+ */
+export function AccountPage(props: { chains: string[]; network: Network }) {
   useTitle('Account');
   const { data, error, loading, reload } = useLoad(async () => {
     const [account, plan] = await Promise.all([
@@ -69,12 +75,29 @@ export function AccountPage() {
       </div>
       <ErrorBanner message={error} />
       {!data && loading && <p aria-live="polite">Loading…</p>}
-      {data && <AccountDetails account={data.account} plan={data.plan} />}
+      {data && (
+        <AccountDetails
+          account={data.account}
+          plan={data.plan}
+          chains={props.chains}
+          network={props.network}
+        />
+      )}
     </>
   );
 }
 
-function AccountDetails({ account, plan }: { account: AccountInfo; plan: Plan }) {
+function AccountDetails({
+  account,
+  plan,
+  chains,
+  network,
+}: {
+  account: AccountInfo;
+  plan: Plan;
+  chains: string[];
+  network: Network;
+}) {
   const payment = account.crypto_payment;
   return (
     <div class="grid">
@@ -151,6 +174,8 @@ function AccountDetails({ account, plan }: { account: AccountInfo; plan: Plan })
           )}
         </dl>
       </section>
+      <SponsoredFeesCard fees={account.sponsored_fees} />
+      <PaymasterJobsCard chains={chains} fees={account.sponsored_fees} network={network} />
     </div>
   );
 }
