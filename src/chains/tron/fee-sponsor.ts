@@ -27,6 +27,7 @@ import { isTronAddress, toBase58Address } from './address.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from './errors.ts';
 import type { NodeJson } from './node-api.ts';
 import { decodeNodeText } from './node-messages.ts';
+import { OneAtATime } from './one-at-a-time.ts';
 import { freeBandwidthAvailable, int, stakedBandwidthAvailable } from './resources.ts';
 import { systemTransactionBandwidth } from './sponsor-costs.ts';
 import { buildTransfer, planSponsorship, sponsorPrices, type TronSponsorPlan } from './sponsor-plan.ts';
@@ -49,6 +50,8 @@ export interface TronFeeSponsorDeps {
 
 export class TronFeeSponsor implements FeeSponsor {
   readonly #wait: MiningWait;
+  /** Planning and lending, one job at a time per sponsor. */
+  readonly #lending = new OneAtATime();
 
   constructor(private readonly deps: TronFeeSponsorDeps) {
     this.#wait = deps.wait ?? DEFAULT_WAIT;
@@ -112,17 +115,26 @@ export class TronFeeSponsor implements FeeSponsor {
   async run(run: SponsoredRun): Promise<{ txid: string }> {
     const adapter = this.#adapter(run.network);
     const steps = new SponsorSteps(adapter, run.journal, this.#wait);
-    const plan = await this.#plan(adapter, run);
+    let plan: TronSponsorPlan | null = null;
     let outcome: { txid: string } | { refused: string };
     try {
-      outcome = await this.#lendAndSend(adapter, steps, run, plan);
+      // One job at a time plans and lends a sponsor's stake: a plan reads the stake still free, which
+      // the delegations of a job planned beside it would otherwise take from under it.
+      plan = await this.#lending.run(run.sponsor.address, async () => {
+        const planned = await this.#plan(adapter, run);
+        await this.#lend(adapter, steps, run, planned);
+        return planned;
+      });
+      outcome = await this.#send(adapter, steps, run);
     } catch (error) {
       // The node's refusal to build or take a step is the job's end; anything else (a node out of
       // reach, a transaction not mined yet) leaves it to resume.
       if (!(error instanceof TronBroadcastError || error instanceof TronNodeError)) throw error;
       outcome = { refused: error.apiMessage || error.message };
     }
-    await this.#reclaim(adapter, steps, run, plan);
+    const noted = run.journal.notes[PLAN_NOTE];
+    plan ??= noted === undefined ? null : readPlan(noted);
+    if (plan !== null) await this.#reclaim(adapter, steps, run, plan);
     if ('refused' in outcome) throw new SponsorshipRefused(outcome.refused);
     return outcome;
   }
@@ -205,14 +217,9 @@ export class TronFeeSponsor implements FeeSponsor {
     return plan;
   }
 
-  /** Activation, the delegations or the TRX, then the transfer; its refusal or revert as `refused`. */
-  async #lendAndSend(
-    adapter: TronAdapter,
-    steps: SponsorSteps,
-    run: SponsoredRun,
-    plan: TronSponsorPlan,
-  ): Promise<{ txid: string } | { refused: string }> {
-    const { sponsor, owner, transfer, journal } = run;
+  /** Activation, then the delegations or the TRX the plan says. */
+  async #lend(adapter: TronAdapter, steps: SponsorSteps, run: SponsoredRun, plan: TronSponsorPlan) {
+    const { sponsor, transfer, journal } = run;
     if (plan.activate) await activation(adapter, steps, journal, sponsor, transfer.from);
     for (const resource of RESOURCES) {
       const sun = plan.delegate[resource];
@@ -230,8 +237,16 @@ export class TronFeeSponsor implements FeeSponsor {
       await journal.spent('top-up', plan.topUpSun, mined.txid);
       await spentFee(journal, 'top-up-fee', mined);
     }
-    const sent = await steps.run('transfer', owner.privateKey, () =>
-      buildTransfer(adapter, transfer, this.deps.feeLimitSun),
+  }
+
+  /** The transfer, signed by its owner; its revert as `refused`. */
+  async #send(
+    adapter: TronAdapter,
+    steps: SponsorSteps,
+    run: SponsoredRun,
+  ): Promise<{ txid: string } | { refused: string }> {
+    const sent = await steps.run('transfer', run.owner.privateKey, () =>
+      buildTransfer(adapter, run.transfer, this.deps.feeLimitSun),
     );
     const failure = failureOf(sent.info);
     return failure === null ? { txid: sent.txid } : { refused: failure };
