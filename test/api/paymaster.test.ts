@@ -11,6 +11,7 @@ import { periodStart } from '../../src/accounts/periods.ts';
 import { DEFAULT_PLANS } from '../../src/config/plans.ts';
 import type { BackgroundRoles } from '../../src/roles.ts';
 import { committed } from '../../src/sponsorship/ledger.ts';
+import { type BroadcastHoldProxy, startBroadcastHoldProxy } from '../helpers/broadcast-hold-proxy.ts';
 import type { ApiResponse, RequestOptions, TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
@@ -33,6 +34,10 @@ let receiver: WebhookReceiver;
 let token: string;
 let usdt: string;
 let sponsor: { userId: string; address: string; privateKey: string };
+/** Between the gateway and the anvil: holds the second broadcast after `holdFrom` is set, until forwarded. */
+let proxy: BroadcastHoldProxy;
+let holdFrom: number | null = null;
+let broadcasts = 0;
 
 const api = (method: string, path: string, options: RequestOptions = {}) =>
   gw.request(method, `/api/v2/${CHAIN}${path}`, { token, ...options });
@@ -139,8 +144,13 @@ beforeAll(async () => {
   devnet = await sharedEvmDevnet(CHAIN);
   usdt = devnet.tokens.erc20.USDT;
   receiver = await startWebhookReceiver();
+  proxy = await startBroadcastHoldProxy(devnet.url, (_path, body) => {
+    if (!body.includes('eth_sendRawTransaction')) return false;
+    broadcasts++;
+    return holdFrom !== null && broadcasts === holdFrom + 2;
+  });
   ({ gw, roles } = await startWatchingGateway({
-    [`${CHAIN.toUpperCase()}_MAINNET_URLS`]: devnet.url,
+    [`${CHAIN.toUpperCase()}_MAINNET_URLS`]: proxy.url,
     PLANS: plans(),
   }));
   ({ token } = await gw.userToken('customer@example.com', 'enterprise'));
@@ -157,6 +167,7 @@ afterAll(async () => {
   await roles?.stop();
   await gw?.close();
   await receiver?.close();
+  await proxy?.close();
 });
 
 describe('the sponsor budget', () => {
@@ -212,6 +223,32 @@ describe('the sponsor budget', () => {
     expect(await jobRows()).toBe(jobs + 2);
     for (const res of taken) expect((await jobEnd(res.body.data.id)).status).toBe('completed');
     expect(await budgetUsed()).toBeLessThanOrEqual(used + 2n * cost);
+    await setBudget(null);
+  });
+
+  it('counts a job midway (its top-up spent, its transfer not yet mined) once, not its reservation and its spending', async () => {
+    await idle();
+    const holders = await Promise.all([tokenHolder(3n * WHOLE), tokenHolder(3n * WHOLE)]);
+    const recipients = await Promise.all([newAddress(), newAddress()]);
+    const cost = await quoted(holders[0] ?? '', recipients[0] ?? '', WHOLE);
+    const used = await budgetUsed();
+    await setBudget(used + 2n * cost + cost / 2n);
+    const create = (i: number) =>
+      api('POST', '/paymaster', {
+        json: { ...transferOf(holders[i] ?? '', recipients[i] ?? '', WHOLE), password: PASSWORD },
+      });
+    // The first job's top-up goes through; its transfer, the next broadcast, is held.
+    holdFrom = broadcasts;
+    const first = await create(0);
+    expect(first.status, first.text).toBe(201);
+    await proxy.held;
+    const topUp = await ledgerSum([first.body.data.id]);
+    expect(topUp).toBeGreaterThan(0n);
+    expect(await budgetUsed()).toBe(used + cost);
+    const second = await create(1);
+    expect(second.status, second.text).toBe(201);
+    await proxy.forward();
+    for (const res of [first, second]) expect((await jobEnd(res.body.data.id)).status).toBe('completed');
     await setBudget(null);
   });
 });
