@@ -194,7 +194,8 @@ export class SweepJobs {
         ? null
         : this.deps.masterKey.open(row.password_sealed, passwordContext(row.id));
     const asked: string[] = row.from_json === null ? [] : (JSON.parse(row.from_json) as string[]);
-    const addresses = (asked.length > 0 ? asked : await this.deps.addressesOf(caller)).filter(
+    // An address named twice moves once: its second job would find nothing left to move.
+    const addresses = [...new Set(asked.length > 0 ? asked : await this.deps.addressesOf(caller))].filter(
       (address) => address !== sweep.to,
     );
     const skipped: SkippedAddress[] = [];

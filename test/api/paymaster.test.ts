@@ -120,6 +120,15 @@ async function jobEnd(id: string): Promise<{ status: string; txid: string | null
   }, 60_000);
 }
 
+/** A sweep's answer once it is completed (every address's job ended). */
+async function sweepEnd(id: string) {
+  return waitFor(async () => {
+    const got = await api('GET', `/sweeps/${id}`);
+    expect(got.status, got.text).toBe(200);
+    return got.body.data.status === 'completed' ? got.body.data : undefined;
+  }, 120_000);
+}
+
 async function ledgerSum(jobIds: readonly string[]): Promise<bigint> {
   if (jobIds.length === 0) return 0n;
   const rows = await gw.ctx.store.db
@@ -315,6 +324,13 @@ describe('refusals', () => {
       const sweep = await api('POST', '/sweeps', { json: { to, contractaddress: usdt, password: PASSWORD } });
       expect(sweep.status, sweep.text).toBe(503);
       expect(await jobRows()).toBe(jobs);
+      // Said before the token is read from a node (the testnet's is dead).
+      const testnet = await api('POST', '/sweeps', {
+        json: { to, contractaddress: usdt, password: PASSWORD },
+        headers: { 'x-network': 'testnet' },
+      });
+      expect(testnet.status, testnet.text).toBe(503);
+      expect(testnet.body.message).toMatch(/^No sponsor pays fees on bsc testnet/);
     } finally {
       await setBudget(null);
     }
@@ -333,6 +349,9 @@ describe('refusals', () => {
       await bitcoin('POST', '/paymaster/estimate', transfer),
       await bitcoin('POST', '/paymaster', { ...transfer, password: PASSWORD }),
       await bitcoin('POST', '/sweeps', { to, password: PASSWORD }),
+      // Said before the key is proven: there is nothing to sponsor whatever the caller proves.
+      await bitcoin('POST', '/paymaster', { ...transfer, password: 'not the password' }),
+      await bitcoin('POST', '/paymaster', { ...transfer, from: to }),
     ];
     for (const res of answers) {
       expect(res.status, res.text).toBe(422);
@@ -472,6 +491,43 @@ describe('Idempotency-Key', () => {
 });
 
 describe('a sweep', () => {
+  it('moves an address named twice in `from` once', async () => {
+    await idle();
+    const holder = await tokenHolder(2n * WHOLE);
+    const treasury = await newAddress();
+    const res = await api('POST', '/sweeps', {
+      json: { to: treasury, contractaddress: usdt, from: [holder, holder], password: PASSWORD },
+    });
+    expect(res.status, res.text).toBe(202);
+    const sweep = await sweepEnd(res.body.data.id);
+    expect(sweep.addresses, JSON.stringify(sweep)).toHaveLength(1);
+    expect(sweep.addresses[0].status).toBe('completed');
+    expect(await tokenBalance(treasury)).toBe(2n * WHOLE);
+  });
+
+  it('shows a sweep and a job only to their owner, each on its own route', async () => {
+    const holder = await tokenHolder(2n * WHOLE);
+    const created = await api('POST', '/paymaster', {
+      json: { ...transferOf(holder, await newAddress(), WHOLE), password: PASSWORD },
+    });
+    expect(created.status, created.text).toBe(201);
+    const sweep = await api('POST', '/sweeps', {
+      json: { to: await newAddress(), contractaddress: usdt, from: [await newAddress()] },
+    });
+    expect(sweep.status, sweep.text).toBe(202);
+    const stranger = await gw.userToken('stranger@example.com', 'enterprise');
+    const jobId = created.body.data.id;
+    const sweepId = sweep.body.data.id;
+    expect((await api('GET', `/paymaster/${jobId}`, { token: stranger.token })).status).toBe(404);
+    expect((await api('GET', `/sweeps/${sweepId}`, { token: stranger.token })).status).toBe(404);
+    expect((await api('GET', `/sweeps/${jobId}`)).status).toBe(404);
+    expect((await api('GET', `/paymaster/${sweepId}`)).status).toBe(404);
+    const listed = await api('GET', '/paymaster', { token: stranger.token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.data).toEqual([]);
+    expect((await jobEnd(jobId)).status).toBe('completed');
+  });
+
   it(`gathers a token from ${SWEPT} addresses: the treasury gets exactly the sum, the sponsor loses exactly its ledger`, async () => {
     await idle();
     const amounts = Array.from({ length: SWEPT }, (_, i) => WHOLE + BigInt(i) * 1_000n);
@@ -491,11 +547,7 @@ describe('a sweep', () => {
     });
     expect(res.status, res.text).toBe(202);
     const id = res.body.data.id;
-    const sweep = await waitFor(async () => {
-      const got = await api('GET', `/sweeps/${id}`);
-      expect(got.status, got.text).toBe(200);
-      return got.body.data.status === 'completed' ? got.body.data : undefined;
-    }, 120_000);
+    const sweep = await sweepEnd(id);
     expect(sweep.skipped).toEqual([{ address: small, reason: 'holds less than min_amount' }]);
     expect(sweep.addresses).toHaveLength(SWEPT);
     for (const row of sweep.addresses) expect(row.status, JSON.stringify(row)).toBe('completed');
