@@ -301,6 +301,9 @@ describe("the plan's allowance", () => {
     expect((await jobEnd(created.body.data.id)).status).toBe('completed');
     const spent = await ledgerSum([created.body.data.id]);
     expect(spent).toBeGreaterThan(0n);
+    const job = await api('GET', `/paymaster/${created.body.data.id}`);
+    expect(parseUnits(job.body.data.paymaster_fee, 18)).toBe(spent);
+    expect(job.body.data.fee_symbol).toBe('BNB');
     const after = await allowance();
     expect(before.left - after.left).toBe(spent);
     expect(after.spent - before.spent).toBe(spent);
@@ -383,6 +386,25 @@ describe('refusals', () => {
     expect(await jobRows()).toBe(jobs);
     expect(await budgetUsed()).toBe(used);
     expect(await tokenBalance(to)).toBe(0n);
+  });
+
+  it('refuses a transfer the pre-flight knows will fail (more than it holds), reserving nothing', async () => {
+    await idle();
+    const from = await tokenHolder(WHOLE);
+    const to = await newAddress();
+    const jobs = await jobRows();
+    const used = await budgetUsed();
+    const estimate = await api('POST', '/paymaster/estimate', { json: transferOf(from, to, 2n * WHOLE) });
+    expect(estimate.status, estimate.text).toBe(422);
+    const create = await api('POST', '/paymaster', {
+      json: { ...transferOf(from, to, 2n * WHOLE), password: PASSWORD },
+    });
+    expect(create.status, create.text).toBe(422);
+    const unproven = await api('POST', '/paymaster', { json: transferOf(from, to, WHOLE) });
+    expect(unproven.status, unproven.text).toBeGreaterThanOrEqual(400);
+    expect(unproven.status, unproven.text).toBeLessThan(500);
+    expect(await jobRows()).toBe(jobs);
+    expect(await budgetUsed()).toBe(used);
   });
 
   it('names a bad address field in a 422 before any node call (the testnet node is dead)', async () => {
@@ -503,6 +525,61 @@ describe('a sweep', () => {
     expect(sweep.addresses, JSON.stringify(sweep)).toHaveLength(1);
     expect(sweep.addresses[0].status).toBe('completed');
     expect(await tokenBalance(treasury)).toBe(2n * WHOLE);
+  });
+
+  it('gathers the coin: each address pays its own fee, the treasury gets what the sweep says it moved', async () => {
+    await idle();
+    const holders = [await newAddress(), await newAddress(), await newAddress()];
+    for (const holder of holders) await devnet.faucetNative(holder, parseUnits('0.01', 18));
+    const treasury = await newAddress();
+    const sponsorBefore = await nativeBalance(sponsor.address);
+    const res = await api('POST', '/sweeps', { json: { to: treasury, from: holders, password: PASSWORD } });
+    expect(res.status, res.text).toBe(202);
+    const sweep = await sweepEnd(res.body.data.id);
+    expect(sweep.skipped).toEqual([]);
+    expect(sweep.addresses).toHaveLength(3);
+    let moved = 0n;
+    for (const row of sweep.addresses) {
+      expect(row.status, JSON.stringify(row)).toBe('completed');
+      moved += parseUnits(row.amount, 18);
+    }
+    expect(await nativeBalance(treasury)).toBe(moved);
+    const spent = await ledgerSum(sweep.addresses.map((row: { job_id: string }) => row.job_id));
+    expect(sponsorBefore - (await nativeBalance(sponsor.address))).toBe(spent);
+  });
+
+  it('tells its end to callback_url once, signed, and refuses a private one', async () => {
+    const refused = await api('POST', '/sweeps', {
+      json: { to: await newAddress(), contractaddress: usdt, callback_url: 'http://192.168.7.7/hook' },
+    });
+    expectRefusedOn(refused, 'callback_url');
+    const empty = await newAddress();
+    const res = await api('POST', '/sweeps', {
+      json: {
+        to: await newAddress(),
+        contractaddress: usdt,
+        from: [empty],
+        password: PASSWORD,
+        callback_url: `${receiver.url}/sweep`,
+      },
+    });
+    expect(res.status, res.text).toBe(202);
+    const { id, callback_secret: secret } = res.body.data;
+    expect(secret).toMatch(/^whsec_/);
+    await sweepEnd(id);
+    const hit = await waitFor(() => receiver.received.find((r) => r.path === '/sweep'), 30_000);
+    const headers = Object.fromEntries(
+      Object.entries(hit.headers).map(([name, value]) => [name, String(value)]),
+    );
+    const body = new Webhook(secret).verify(hit.body, headers) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      id,
+      status: 'completed',
+      addresses: [],
+      skipped: [{ address: empty, reason: 'holds nothing to sweep' }],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.filter((r) => r.path === '/sweep')).toHaveLength(1);
   });
 
   it('shows a sweep and a job only to their owner, each on its own route', async () => {
