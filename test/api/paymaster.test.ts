@@ -527,6 +527,26 @@ describe('a sweep', () => {
     expect(await tokenBalance(treasury)).toBe(2n * WHOLE);
   });
 
+  it('leaves out its destination however its case is written, sweeping every address of the caller', async () => {
+    await idle();
+    const own = await gw.userToken('treasurer@example.com', 'enterprise');
+    const treasury = await tokenHolder(WHOLE, own.token);
+    const other = await tokenHolder(2n * WHOLE, own.token);
+    const res = await api('POST', '/sweeps', {
+      token: own.token,
+      json: { to: treasury.toLowerCase(), contractaddress: usdt, password: PASSWORD },
+    });
+    expect(res.status, res.text).toBe(202);
+    const sweep = await waitFor(async () => {
+      const got = await api('GET', `/sweeps/${res.body.data.id}`, { token: own.token });
+      return got.body.data.status === 'completed' ? got.body.data : undefined;
+    }, 60_000);
+    const moved = sweep.addresses.map((row: { address: string }) => row.address);
+    expect(moved, JSON.stringify(sweep)).toEqual([other]);
+    expect(sweep.skipped.map((row: { address: string }) => row.address)).not.toContain(treasury);
+    expect(await tokenBalance(treasury)).toBe(3n * WHOLE);
+  });
+
   it('gathers the coin: each address pays its own fee, the treasury gets what the sweep says it moved', async () => {
     await idle();
     const holders = [await newAddress(), await newAddress(), await newAddress()];
