@@ -12,9 +12,16 @@ import { DEFAULT_PLANS } from '../../src/config/plans.ts';
 import type { BackgroundRoles } from '../../src/roles.ts';
 import { committed } from '../../src/sponsorship/ledger.ts';
 import { type BroadcastHoldProxy, startBroadcastHoldProxy } from '../helpers/broadcast-hold-proxy.ts';
-import type { ApiResponse, RequestOptions, TestGateway } from '../helpers/gateway.ts';
+import {
+  type ApiResponse,
+  type RequestOptions,
+  startGateway,
+  type TestGateway,
+  testDatabase,
+} from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
+import { withUnnamedNodesDead } from '../helpers/unserved-nodes.ts';
 import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -29,6 +36,8 @@ const ALLOWANCE = '1000';
 
 let devnet: SharedEvmDevnet;
 let gw: TestGateway;
+/** Postgres only: a second instance on the same schema, reserving from the same budget. */
+let second: TestGateway | undefined;
 let roles: BackgroundRoles;
 let receiver: WebhookReceiver;
 let token: string;
@@ -163,6 +172,16 @@ beforeAll(async () => {
     PLANS: plans(),
   }));
   ({ token } = await gw.userToken('customer@example.com', 'enterprise'));
+  if (testDatabase() === 'postgres') {
+    second = await startGateway({
+      env: withUnnamedNodesDead({
+        [`${CHAIN.toUpperCase()}_MAINNET_URLS`]: devnet.url,
+        PLANS: plans(),
+        LOG_LEVEL: 'warn',
+      }),
+      database: gw.database,
+    });
+  }
   const operator = await gw.userToken('operator@example.com', 'enterprise');
   const address = await newAddress(operator.token);
   await devnet.faucetNative(address, parseUnits('1000', 18));
@@ -174,6 +193,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await roles?.stop();
+  await second?.close();
   await gw?.close();
   await receiver?.close();
   await proxy?.close();
@@ -206,7 +226,7 @@ describe('the sponsor budget', () => {
     await setBudget(null);
   });
 
-  it('takes exactly two of six concurrent transfers when the budget pays for two', async () => {
+  it('takes exactly two of six concurrent transfers when the budget pays for two (on Postgres, from two instances)', async () => {
     await idle();
     const holders = await Promise.all(Array.from({ length: 6 }, () => tokenHolder(3n * WHOLE)));
     const recipients = await Promise.all(holders.map(() => newAddress()));
@@ -215,9 +235,11 @@ describe('the sponsor budget', () => {
     // Room for two, and half a third: the third must not fit.
     await setBudget(used + 2n * cost + cost / 2n);
     const jobs = await jobRows();
+    const instances = second === undefined ? [gw] : [gw, second];
     const answers = await Promise.all(
       holders.map((from, i) =>
-        api('POST', '/paymaster', {
+        (instances[i % instances.length] ?? gw).request('POST', `/api/v2/${CHAIN}/paymaster`, {
+          token,
           json: { ...transferOf(from, recipients[i] ?? '', WHOLE), password: PASSWORD },
         }),
       ),
