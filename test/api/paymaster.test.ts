@@ -170,6 +170,8 @@ beforeAll(async () => {
   ({ gw, roles } = await startWatchingGateway({
     [`${CHAIN.toUpperCase()}_MAINNET_URLS`]: proxy.url,
     PLANS: plans(),
+    // The held broadcast is given up (and sent again by the job) after this, not the default 10 s.
+    NODE_TIMEOUT_MS: '4000',
   }));
   ({ token } = await gw.userToken('customer@example.com', 'enterprise'));
   if (testDatabase() === 'postgres') {
