@@ -537,6 +537,33 @@ describe('Idempotency-Key', () => {
 });
 
 describe('a sweep', () => {
+  it("skips, with the budget's reason, the addresses the sponsor's budget no longer pays for", async () => {
+    await idle();
+    const holders = [
+      await tokenHolder(2n * WHOLE),
+      await tokenHolder(2n * WHOLE),
+      await tokenHolder(2n * WHOLE),
+    ];
+    const treasury = await newAddress();
+    const cost = await quoted(holders[0] ?? '', treasury, 2n * WHOLE);
+    await setBudget((await budgetUsed()) + 2n * cost + cost / 2n);
+    try {
+      const res = await api('POST', '/sweeps', {
+        json: { to: treasury, contractaddress: usdt, from: holders, password: PASSWORD },
+      });
+      expect(res.status, res.text).toBe(202);
+      const sweep = await sweepEnd(res.body.data.id);
+      expect(sweep.addresses.map((row: { address: string }) => row.address)).toEqual(holders.slice(0, 2));
+      for (const row of sweep.addresses) expect(row.status, JSON.stringify(row)).toBe('completed');
+      expect(sweep.skipped).toHaveLength(1);
+      expect(sweep.skipped[0].address).toBe(holders[2]);
+      expect(sweep.skipped[0].reason).toMatch(/^The sponsor's budget for this month is spent: /);
+      expect(await tokenBalance(treasury)).toBe(4n * WHOLE);
+    } finally {
+      await setBudget(null);
+    }
+  });
+
   it('moves an address named twice in `from` once', async () => {
     await idle();
     const holder = await tokenHolder(2n * WHOLE);
