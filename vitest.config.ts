@@ -16,6 +16,7 @@ const postgresApiTests = [
   'hardening',
   'idempotency',
   'password-throttle',
+  'paymaster',
   'quotas',
   'rate-limits',
   'tron',

@@ -65,6 +65,8 @@ export class Paymaster {
     proof: SigningProof,
     callback: JobCallback | null,
   ): Promise<SponsorJob> {
+    // A chain that cannot sponsor says so whatever key the caller proves (Bitcoin).
+    this.feeSponsor(caller.chain);
     const ownerKey = await this.deps.provenKey(caller, proof, request.from);
     const { transfer, quote } = await this.estimate(caller, request);
     const job = await this.deps.reservations.reserve({

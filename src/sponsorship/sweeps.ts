@@ -68,6 +68,9 @@ export interface SweepJobsDeps {
   now?: () => Date;
 }
 
+/** What `addressJob` answers for the sweep's destination: neither a job nor a skipped address. */
+const DESTINATION = 'the sweep gathers here';
+
 /** Sweeps looked at per pass. */
 const BATCH = 5;
 /** How long one instance holds a sweep while making its jobs. */
@@ -194,7 +197,8 @@ export class SweepJobs {
         ? null
         : this.deps.masterKey.open(row.password_sealed, passwordContext(row.id));
     const asked: string[] = row.from_json === null ? [] : (JSON.parse(row.from_json) as string[]);
-    const addresses = (asked.length > 0 ? asked : await this.deps.addressesOf(caller)).filter(
+    // An address named twice moves once: its second job would find nothing left to move.
+    const addresses = [...new Set(asked.length > 0 ? asked : await this.deps.addressesOf(caller))].filter(
       (address) => address !== sweep.to,
     );
     const skipped: SkippedAddress[] = [];
@@ -202,7 +206,7 @@ export class SweepJobs {
     for (const address of addresses) {
       if (already.has(address)) continue;
       const reason = await this.addressJob(sweep, row, caller, address, password);
-      if (reason !== null) skipped.push({ address, reason });
+      if (reason !== null && reason !== DESTINATION) skipped.push({ address, reason });
     }
     await this.deps.db
       .updateTable('sweeps')
@@ -219,7 +223,10 @@ export class SweepJobs {
       .execute();
   }
 
-  /** Makes one address's job; answers why the address is skipped instead, or null. */
+  /**
+   * Makes one address's job; answers why the address is skipped instead, or null; DESTINATION for the
+   * sweep's own `to`, written in another form (an EVM address in another case), which is left out.
+   */
   private async addressJob(
     sweep: Sweep,
     row: SweepsTable,
@@ -244,6 +251,7 @@ export class SweepJobs {
         contractaddress: sweep.contract ?? undefined,
         amount: formatAmount(units, decimals),
       });
+      if (transfer.from === transfer.to) return DESTINATION;
       const quote = await sponsor.quote(sweep.chain, sweep.network, transfer, sponsorRow.address);
       if (password === null) return 'no password was given to open its key';
       const ownerKey = await this.deps.provenKey(caller, { password }, address);

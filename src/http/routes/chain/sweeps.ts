@@ -5,6 +5,7 @@ import { amountField } from '../../../chains/amount-field.ts';
 import { addressSchema } from '../../../chains/family.ts';
 import { WalletPassword } from '../../../custody/wallet-fields.ts';
 import { ApiError } from '../../../errors.ts';
+import { noSponsor } from '../../../sponsorship/reservations.ts';
 import { MAX_SWEEP_ADDRESSES, noFeeSponsor } from '../../../sponsorship/sweeps.ts';
 import { sendOk } from '../../envelope.ts';
 import { routeSchema } from '../../route-schema.ts';
@@ -81,8 +82,11 @@ export const chainSweepRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> = a
       if (sponsor === undefined) throw noFeeSponsor(chain);
       const { body } = request;
       const caller = { userId: request.userId, chain, network: request.network };
-      const decimals = await sponsor.decimals(chain, request.network, body.contractaddress ?? null);
+      // What needs no node first: a refused callback_url, or no sponsor, is said even when the node is down.
       const callback = await jobCallback(body.callback_url, ctx.webhookAllowlist);
+      if ((await sponsorship.sponsors.get(chain, request.network)) === null)
+        throw noSponsor(chain, request.network);
+      const decimals = await sponsor.decimals(chain, request.network, body.contractaddress ?? null);
       const sweep = await sponsorship.sweeps.create(caller, {
         to: body.to,
         contract: body.contractaddress ?? null,
