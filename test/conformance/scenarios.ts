@@ -119,10 +119,7 @@ async function sponsorFor(context: ScenarioContext): Promise<string> {
 }
 
 /** A sponsored job's answer once it has ended (completed or failed); the devnet moves on meanwhile. */
-async function jobEnd(
-  { api, driver }: ScenarioContext,
-  path: string,
-): Promise<ApiResponse['body']> {
+async function jobEnd({ api, driver }: ScenarioContext, path: string): Promise<ApiResponse['body']> {
   return waitFor(async () => {
     await driver.settle();
     const res = await api('GET', path);

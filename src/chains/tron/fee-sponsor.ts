@@ -50,8 +50,10 @@ export interface TronFeeSponsorDeps {
 
 export class TronFeeSponsor implements FeeSponsor {
   readonly #wait: MiningWait;
-  /** Planning and lending, one job at a time per sponsor. */
-  readonly #lending = new OneAtATime();
+  /** Planning, one job at a time per sponsor. */
+  readonly #planning = new OneAtATime();
+  /** Stake each sponsor is lending to jobs of this process, until their delegations are mined. */
+  readonly #lending = new StakeInFlight();
 
   constructor(private readonly deps: TronFeeSponsorDeps) {
     this.#wait = deps.wait ?? DEFAULT_WAIT;
@@ -118,13 +120,12 @@ export class TronFeeSponsor implements FeeSponsor {
     let plan: TronSponsorPlan | null = null;
     let outcome: { txid: string } | { refused: string };
     try {
-      // One job at a time plans and lends a sponsor's stake: a plan reads the stake still free, which
-      // the delegations of a job planned beside it would otherwise take from under it.
-      plan = await this.#lending.run(run.sponsor.address, async () => {
-        const planned = await this.#plan(adapter, run);
-        await this.#lend(adapter, steps, run, planned);
-        return planned;
-      });
+      plan = await this.#planBeside(adapter, run);
+      try {
+        await this.#lend(adapter, steps, run, plan);
+      } finally {
+        this.#lending.done(run.sponsor.address, plan.delegate);
+      }
       outcome = await this.#send(adapter, steps, run);
     } catch (error) {
       // The node's refusal to build or take a step is the job's end; anything else (a node out of
@@ -209,10 +210,34 @@ export class TronFeeSponsor implements FeeSponsor {
   }
 
   /** The plan a first run makes and notes; a resumed run follows the noted one. */
-  async #plan(adapter: TronAdapter, run: SponsoredRun): Promise<TronSponsorPlan> {
+  /**
+   * The job's plan, made one job at a time per sponsor, counting the stake other jobs of this process are
+   * lending and the node does not show lent yet (their delegations not mined): two jobs planned together
+   * never count the same free stake. What this plan lends is counted until `#lending.done`.
+   */
+  #planBeside(adapter: TronAdapter, run: SponsoredRun): Promise<TronSponsorPlan> {
+    const sponsor = run.sponsor.address;
+    return this.#planning.run(sponsor, async () => {
+      const plan = await this.#plan(adapter, run, this.#lending.of(sponsor));
+      this.#lending.add(sponsor, plan.delegate);
+      return plan;
+    });
+  }
+
+  async #plan(
+    adapter: TronAdapter,
+    run: SponsoredRun,
+    lending: Readonly<Record<TronResource, bigint>>,
+  ): Promise<TronSponsorPlan> {
     const noted = run.journal.notes[PLAN_NOTE];
     if (noted !== undefined) return readPlan(noted);
-    const plan = await planSponsorship(adapter, run.transfer, run.sponsor.address, this.deps.feeLimitSun);
+    const plan = await planSponsorship(
+      adapter,
+      run.transfer,
+      run.sponsor.address,
+      this.deps.feeLimitSun,
+      lending,
+    );
     await run.journal.note({ [PLAN_NOTE]: writePlan(plan) });
     return plan;
   }
@@ -351,5 +376,26 @@ async function tokenRead<T>(field: string, read: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof TronContractError) throw invalidField(field, error.message);
     throw error;
+  }
+}
+
+/** Stake (sun) per sponsor and resource that jobs of this process are lending and the node may not show yet. */
+class StakeInFlight {
+  readonly #bySponsor = new Map<string, Record<TronResource, bigint>>();
+
+  of(sponsor: string): Readonly<Record<TronResource, bigint>> {
+    return this.#bySponsor.get(sponsor) ?? { ENERGY: 0n, BANDWIDTH: 0n };
+  }
+
+  add(sponsor: string, sun: Readonly<Record<TronResource, bigint>>): void {
+    const now = this.of(sponsor);
+    this.#bySponsor.set(sponsor, {
+      ENERGY: now.ENERGY + sun.ENERGY,
+      BANDWIDTH: now.BANDWIDTH + sun.BANDWIDTH,
+    });
+  }
+
+  done(sponsor: string, sun: Readonly<Record<TronResource, bigint>>): void {
+    this.add(sponsor, { ENERGY: -sun.ENERGY, BANDWIDTH: -sun.BANDWIDTH });
   }
 }

@@ -96,6 +96,8 @@ export async function planSponsorship(
   transfer: SponsoredTransfer,
   sponsor: string,
   feeLimitSun: bigint,
+  /** Stake (sun) other jobs of this process are lending and the node does not show lent yet. */
+  lending: Readonly<Record<TronResource, bigint>> = { ENERGY: 0n, BANDWIDTH: 0n },
 ): Promise<TronSponsorPlan> {
   const prices = await sponsorPrices(adapter);
   const needs = await transferNeeds(adapter, transfer, feeLimitSun, prices);
@@ -122,7 +124,10 @@ export async function planSponsorship(
   const planned = sponsorWay(
     needs,
     stake,
-    { ENERGY: canLend('ENERGY', lendable[0]), BANDWIDTH: canLend('BANDWIDTH', lendable[1]) },
+    {
+      ENERGY: canLend('ENERGY', lendable[0] - lending.ENERGY),
+      BANDWIDTH: canLend('BANDWIDTH', lendable[1] - lending.BANDWIDTH),
+    },
     available,
     prices,
   );
