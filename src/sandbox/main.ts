@@ -203,6 +203,8 @@ async function main(): Promise<void> {
     return;
   }
   const { sandbox, dir, stop, sponsorSetup } = await startSandbox({ reset: args.reset });
+  // The flows work once the sandbox says it is ready: its sponsors too.
+  await sponsorSetup.ready;
   const sponsored = Object.values(sandbox.sponsors).flatMap((networks) => Object.keys(networks)).length;
   const chains = Object.keys(sandbox.chains);
   process.stdout.write(
@@ -211,17 +213,13 @@ async function main(): Promise<void> {
       `  token: ${sandbox.token}`,
       `  dashboard: ${sandbox.dashboard.url} (${sandbox.dashboard.email}, password in sandbox.json)`,
       `  chains: ${chains.length > 0 ? chains.join(', ') : 'none yet'}`,
-      `  fee sponsors: ${sponsored} chains and networks${sponsorSetup.setting ? ' (funded in the background on this first start: a line says when they are)' : ''}`,
+      `  fee sponsors: ${sponsored} chains and networks`,
       `  details: ${path.join(dir, 'sandbox.json')}, logs: ${sandbox.logFile}`,
       '  Ctrl-C stops everything; the next start carries on the same chains (--reset starts clean).',
       '',
     ].join('\n'),
   );
   let stopping = false;
-  if (sponsorSetup.setting)
-    void sponsorSetup.ready.then(() => {
-      if (!stopping) process.stdout.write('fee sponsors ready\n');
-    });
   const shutdown = () => {
     if (stopping) return;
     stopping = true;

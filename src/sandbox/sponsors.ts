@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { familyOf } from '../chains/families.ts';
@@ -34,12 +33,11 @@ export interface SandboxSponsorSetup {
 }
 
 /**
- * Gives every chain and network whose family can sponsor fees a funded sponsor: a password-protected
- * custodial address of the sandbox operator, paid from the devnet's faucet (a Tron sponsor also stakes
- * TRX for the energy and bandwidth it lends), its key sealed for the sponsorship jobs. A sponsor an
- * earlier start set is kept, devnet chain and all. The addresses are known at once (their keys are made
- * here); the rest runs in the background, as sealing a key at full cost takes a second or more each and
- * a first start has some sixteen of them, so the sandbox answers meanwhile.
+ * Gives every chain and network whose family can sponsor fees a funded sponsor: a custodial address of
+ * the sandbox operator, paid from the devnet's faucet (a Tron sponsor also stakes TRX for the energy and
+ * bandwidth it lends), its key sealed for the sponsorship jobs. A sponsor an earlier start set is kept,
+ * devnet chain and all. The addresses are known at once (their keys are made here); `ready` settles once
+ * the new ones are funded and set, which the sandbox waits for before it says it is ready.
  */
 export async function setUpSandboxSponsors(
   ctx: AppContext,
@@ -108,8 +106,9 @@ async function setUp(
   const results = await Promise.allSettled(
     fresh.map(async ({ chain, network, family, address, privateKey }) => {
       const target = { userId: operatorId, chain, network };
-      // Its password is kept nowhere: the sponsorship jobs sign with the key sealed in `sponsors`.
-      await ctx.custody.import(target, privateKey, randomBytes(18).toString('base64url'));
+      // Without a password the custody keeps no key (and derives none, which would take a second or
+      // more each): the sponsorship jobs sign with the key sealed in `sponsors`.
+      await ctx.custody.import(target, privateKey);
       await ctx.faucets!.get(chain, network)!.fund({ address, amount: FUNDING[family] ?? '100' });
       if (family === 'tron') await stakeForLending(app, await operatorToken(), network, address, privateKey);
       await ctx.sponsorship.sponsors.set({ ...target, address, budget: null, period: 'month' }, privateKey);
