@@ -270,7 +270,7 @@ export class SponsorJobs {
       .updateTable('sponsor_jobs')
       .set({
         status: outcome.status,
-        txid: outcome.status === 'completed' ? outcome.txid : (job.notes['txid'] ?? null),
+        txid: outcome.status === 'completed' ? outcome.txid : null,
         reason: outcome.status === 'failed' ? outcome.reason : null,
         reserved: '0',
         owner_key_sealed: null,
