@@ -277,6 +277,12 @@ function addressFieldsOf(operation: Operation): AddressField[] {
 /** Names that hold an address wherever they appear outside the price routes. */
 const ADDRESS_NAMES = /^(address|from|to|contractaddress|contract|mint|receiver|owner|spender|tronaddress)$/;
 
+/** A field marked as an address, or a list of them (a sweep's `from`). */
+function marksAddresses(schema: AddressSchema): boolean {
+  const items: AddressSchema | undefined = Reflect.get(schema, 'items');
+  return schema['x-address'] !== undefined || items?.['x-address'] !== undefined;
+}
+
 function propertiesOf(schema: AddressSchema): [string, AddressSchema][] {
   return [
     ...Object.entries(schema.properties ?? {}),
@@ -504,7 +510,7 @@ describe('every address field of the OpenAPI document refuses a mistyped address
           const properties = body === undefined ? [] : propertiesOf(body);
           return (
             [...parameters, ...properties]
-              .filter(([name, schema]) => ADDRESS_NAMES.test(name) && schema['x-address'] === undefined)
+              .filter(([name, schema]) => ADDRESS_NAMES.test(name) && !marksAddresses(schema))
               // The faucet's token is a demo token's address or a TRC10 asset id: the faucet refuses others.
               .filter(([name]) => !(path.endsWith('/faucet') && name === 'contractaddress'))
               .map(([name]) => `${method.toUpperCase()} ${path} ${name}`)

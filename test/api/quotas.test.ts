@@ -51,6 +51,8 @@ describe('account info', () => {
         'payment_method',
         'crypto_payment',
         'quotas_left',
+        // The gateway's one addition: the plan's allowance of sponsored fees (the paymaster).
+        'sponsored_fees',
       ].sort(),
     );
     expect(Object.keys(body.data.crypto_payment).sort()).toEqual(

@@ -27,6 +27,7 @@ const RELEASED = [
   '0014_bitcoin_coin_reservations',
   '0015_evm_mined_nonce',
   '0016_bitcoin_reservations_by_spender',
+  '0017_sponsorship',
 ];
 
 const databases: TestDatabase[] = [];
