@@ -47,7 +47,7 @@ export class Sponsorship {
     };
     const feeSponsorOf = (chain: ChainName) => this.feeSponsorOf(chain);
     this.sponsors = new SponsorDirectory(store.db, masterKey, deps.now);
-    this.jobs = new SponsorJobs(store.db, store.dialect, masterKey, deps.now);
+    this.jobs = new SponsorJobs(store.db, masterKey, deps.now);
     this.reservations = new SponsorReservations({
       db: store.db,
       dialect: store.dialect,

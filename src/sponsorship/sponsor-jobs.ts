@@ -4,7 +4,6 @@ import type { SponsoredTransfer } from '../chains/fee-sponsor.ts';
 import type { ChainName, Network } from '../chains/types.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Database, SponsorJobsTable } from '../store/schema.ts';
-import type { Dialect } from '../store/store.ts';
 import { callbackDue, callbackSecretContext } from './callbacks.ts';
 
 export type JobKind = 'paymaster' | 'sweep' | 'activation';
@@ -65,7 +64,6 @@ export const JOBS_PAGE = 50;
 export class SponsorJobs {
   constructor(
     readonly db: Kysely<Database>,
-    readonly dialect: Dialect,
     private readonly masterKey: MasterKey,
     private readonly now: () => Date = () => new Date(),
   ) {}

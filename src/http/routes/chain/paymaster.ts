@@ -6,6 +6,7 @@ import type { Caller } from '../../../chains/ports.ts';
 import { PrivateKey, WalletPassword } from '../../../custody/wallet-fields.ts';
 import { invalidField } from '../../../errors.ts';
 import { SponsorJobAnswer } from '../../../sponsorship/job-answer.ts';
+import { JOBS_PAGE } from '../../../sponsorship/sponsor-jobs.ts';
 import { generateWebhookSecret } from '../../../webhooks/signing.ts';
 import { checkWebhookUrl } from '../../../webhooks/url-guard.ts';
 import { MAX_URL_LENGTH } from '../../../webhooks/webhook-input.ts';
@@ -171,7 +172,7 @@ export const chainPaymasterRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions>
       return sendPage(
         `/api/v2/${chain}/paymaster`,
         reply,
-        { items, total, page, perPage: 50 },
+        { items, total, page, perPage: JOBS_PAGE },
         'Paymaster requests fetched',
       );
     },
