@@ -2,6 +2,11 @@
 export const NETWORKS = ['mainnet', 'testnet'] as const;
 export type Network = (typeof NETWORKS)[number];
 
+/** A network as a stored row names it (the store only ever writes one of NETWORKS). */
+export function networkNamed(text: string): Network {
+  return text === 'testnet' ? 'testnet' : 'mainnet';
+}
+
 /**
  * A chain's name as the API knows it (path segment `/api/v2/{chain}/...`). The set is open: the served
  * chains are the families' (`servedChains()` in families.ts), the EVM ones read from data.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { SponsoredTransfer } from '../chains/fee-sponsor.ts';
-import type { ChainName, Network } from '../chains/types.ts';
+import { type ChainName, type Network, networkNamed } from '../chains/types.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Database, SponsorJobsTable } from '../store/schema.ts';
 import { callbackDue, callbackSecretContext } from './callbacks.ts';
@@ -312,7 +312,7 @@ function jobOf(row: SponsorJobsTable): SponsorJob {
     id: row.id,
     userId: row.user_id,
     chain: row.chain,
-    network: row.network === 'testnet' ? 'testnet' : 'mainnet',
+    network: networkNamed(row.network),
     kind: row.kind === 'sweep' ? 'sweep' : row.kind === 'activation' ? 'activation' : 'paymaster',
     sweepId: row.sweep_id,
     status: statusOf(row.status),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { KeyHolder } from '../chains/fee-sponsor.ts';
-import type { ChainName, Network } from '../chains/types.ts';
+import { type ChainName, type Network, networkNamed } from '../chains/types.ts';
 import type { QuotaPeriod } from '../config.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Database, SponsorsTable } from '../store/schema.ts';
@@ -99,7 +99,7 @@ function keyContext(chain: string, network: string, address: string): string {
 function sponsorOf(row: SponsorsTable): Sponsor {
   return {
     chain: row.chain,
-    network: row.network === 'testnet' ? 'testnet' : 'mainnet',
+    network: networkNamed(row.network),
     userId: row.user_id,
     address: row.address,
     budget: row.budget === null ? null : BigInt(row.budget),

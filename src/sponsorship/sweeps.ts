@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { formatAmount } from '../chains/amount.ts';
 import type { FeeSponsor } from '../chains/fee-sponsor.ts';
 import type { Caller } from '../chains/ports.ts';
-import type { ChainName, Network } from '../chains/types.ts';
+import { type ChainName, type Network, networkNamed } from '../chains/types.ts';
 import type { SigningProof } from '../custody/address-keys.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import { ApiError } from '../errors.ts';
@@ -203,9 +203,10 @@ export class SweepJobs {
     );
     const skipped: SkippedAddress[] = [];
     const already = new Set((await this.deps.jobs.ofSweep(row.id)).map((job) => job.transfer.from));
+    const sponsorAddress = (await this.deps.sponsors.get(sweep.chain, sweep.network))?.address ?? null;
     for (const address of addresses) {
       if (already.has(address)) continue;
-      const reason = await this.addressJob(sweep, row, caller, address, password);
+      const reason = await this.addressJob(sweep, row, caller, address, password, sponsorAddress);
       if (reason !== null && reason !== DESTINATION) skipped.push({ address, reason });
     }
     await this.deps.db
@@ -233,10 +234,10 @@ export class SweepJobs {
     caller: Caller,
     address: string,
     password: string | null,
+    sponsorAddress: string | null,
   ): Promise<string | null> {
     const sponsor = this.deps.feeSponsorOf(sweep.chain);
-    const sponsorRow = await this.deps.sponsors.get(sweep.chain, sweep.network);
-    if (sponsor === undefined || sponsorRow === null) return 'no sponsor pays fees on this chain';
+    if (sponsor === undefined || sponsorAddress === null) return 'no sponsor pays fees on this chain';
     try {
       const held = await sponsor.holding(sweep.chain, sweep.network, address, sweep.contract);
       if (held === 0n) return 'holds nothing to sweep';
@@ -252,7 +253,7 @@ export class SweepJobs {
         amount: formatAmount(units, decimals),
       });
       if (transfer.from === transfer.to) return DESTINATION;
-      const quote = await sponsor.quote(sweep.chain, sweep.network, transfer, sponsorRow.address);
+      const quote = await sponsor.quote(sweep.chain, sweep.network, transfer, sponsorAddress);
       if (password === null) return 'no password was given to open its key';
       const ownerKey = await this.deps.provenKey(caller, { password }, address);
       await this.deps.reservations.reserve({
@@ -300,7 +301,7 @@ function sweepOf(row: SweepsTable): Sweep {
     id: row.id,
     userId: row.user_id,
     chain: row.chain,
-    network: row.network === 'testnet' ? 'testnet' : 'mainnet',
+    network: networkNamed(row.network),
     to: row.to,
     contract: row.contract,
     status: row.status,
