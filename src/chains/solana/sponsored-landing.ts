@@ -88,6 +88,8 @@ async function send(adapter: SolanaAdapter, noted: NotedTransaction): Promise<vo
     await adapter.sendTransaction(noted.wire);
   } catch (error) {
     if (!(error instanceof SolanaSendRefused)) throw error;
+    // The node's own word that it has this transaction, before its status may be read.
+    if (error.message.includes('already been processed')) return;
     if ((await adapter.signatureStatus(noted.signature)) !== null) return;
     if ((await adapter.blockHeight()) > noted.lastValidBlockHeight) return;
     throw new SponsorshipRefused(error.message);
