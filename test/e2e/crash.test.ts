@@ -5,7 +5,7 @@ import path from 'node:path';
 import { utils } from 'tronweb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTronDevnet } from '../../devnets/tron/index.ts';
-import { send } from '../helpers/gateway.ts';
+import { send, TEST_KDF_ENV } from '../helpers/gateway.ts';
 import { startGatewayProcess, tokenOnDatabase } from '../helpers/gateway-process.ts';
 import { exited, freePort, waitFor } from '../helpers/processes.ts';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -30,6 +30,7 @@ describe('kill -9 during a run of transfers', () => {
       // The chains this test does not run answer no node: one attempt each, so a stop is not held by retries.
       NODE_RETRIES: '1',
       LOG_LEVEL: 'warn',
+      ...TEST_KDF_ENV,
     };
     // A token on the database the gateway processes will use.
     const token = await tokenOnDatabase(env, 'crash@example.com');

@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { type ApiResponse, send } from '../helpers/gateway.ts';
+import { type ApiResponse, send, TEST_KDF_ENV } from '../helpers/gateway.ts';
 import { exited, startDetached, waitFor } from '../helpers/processes.ts';
 
 export interface SandboxInfo {
@@ -49,6 +49,8 @@ export async function startSandboxRun(
     PORT: '0',
     SANDBOX_DIR: dir,
     LOG_LEVEL: 'warn',
+    // The tests of the sandbox are not about the key derivation: keys and passwords at the test cost.
+    ...TEST_KDF_ENV,
     ...env,
   });
   const pid = child.child.pid as number;

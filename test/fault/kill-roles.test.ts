@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { KEY_OUTCOME_UNKNOWN } from '../../src/http/idempotency.ts';
 import { createLogger } from '../../src/logger.ts';
-import { send } from '../helpers/gateway.ts';
+import { send, TEST_KDF_ENV } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -93,6 +93,8 @@ describe(`kill -9 of every role and a Postgres restart during ${TRANSFERS} trans
       // The chains this test does not run answer no node: one attempt each, so a stop is not held by retries.
       NODE_RETRIES: '1',
       LOG_LEVEL: 'warn',
+      // Keys are sealed at the test cost: these runs are about crashes, not the key derivation.
+      ...TEST_KDF_ENV,
     };
     // The user and token, made on the database the processes will share (this also migrates it).
     const setup = await createContext(loadConfig(env), { logger: createLogger('silent') });

@@ -11,7 +11,7 @@ import { DEFAULT_PLANS } from '../../src/config/plans.ts';
 import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
-import { send } from '../helpers/gateway.ts';
+import { send, TEST_KDF_ENV } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { seededRandom } from '../helpers/seeded-random.ts';
 import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.ts';
@@ -120,6 +120,8 @@ describe(`kill -9 of the sponsored jobs' runner ${KILLS} times during ${JOBS} Tr
       NODE_RETRIES: '1',
       SPONSOR_JOB_LEASE_SECONDS: String(LEASE_SECONDS),
       LOG_LEVEL: 'warn',
+      // Keys are sealed at the test cost: these runs are about crashes, not the key derivation.
+      ...TEST_KDF_ENV,
     };
 
     // The user, and the operator's sponsor: funded, staking for energy and bandwidth to lend, named as the

@@ -1,5 +1,5 @@
-// The gateway run from source as a process of its own (`--import tsx src/main.ts`), for tests that kill
-// it and start it again on the same database.
+// The built gateway (`dist/src/main.js`, which the e2e project's global setup compiles) as a process of its
+// own, for tests that kill it and start it again on the same database: no compile at each start.
 import { loadConfig } from '../../src/config.ts';
 import { closeContext, createContext } from '../../src/context.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -18,7 +18,8 @@ export async function tokenOnDatabase(env: Record<string, string>, email: string
 
 /** Starts the gateway with `env` and waits until `baseUrl`/readyz answers; its output says why it did not. */
 export async function startGatewayProcess(env: Record<string, string>, baseUrl: string, timeoutMs: number) {
-  const gateway = startDetached(process.execPath, ['--import', 'tsx', 'src/main.ts'], env);
+  // No metrics listener unless asked: the default port may be another process's on a shared machine.
+  const gateway = startDetached(process.execPath, ['dist/src/main.js'], { METRICS_PORT: 'off', ...env });
   await waitFor(
     async () => ((await fetch(`${baseUrl}/readyz`).catch(() => null))?.ok ? true : undefined),
     timeoutMs,

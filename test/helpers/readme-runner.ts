@@ -32,7 +32,8 @@ function scriptOf(snippets: readonly Snippet[]): { script: string; files: string
   const files: string[] = [];
   const parts = ['set -euo pipefail'];
   for (const snippet of snippets) {
-    parts.push(`printf '\\n%s\\n' ${shellQuote(heading(snippet.line))}`);
+    // The seconds since the start show, on a failure, where the run spent its time.
+    parts.push(`printf '\\n%s at %s s\\n' ${shellQuote(heading(snippet.line))} "$SECONDS"`);
     if (SHELL_LANGUAGES.has(snippet.lang)) {
       parts.push(snippet.code);
     } else if (NODE_LANGUAGES.has(snippet.lang)) {
