@@ -20,7 +20,7 @@ export default class TimeoutMargins implements Reporter {
 
   onTestCaseResult(testCase: TestCase): void {
     const duration = testCase.diagnostic()?.duration ?? 0;
-    const timeout = testCase.task.timeout;
+    const timeout = testCase.options.timeout ?? 0;
     if (timeout > 0 && duration * MARGIN > timeout) {
       this.tight.push({
         name: `${testCase.module.relativeModuleId} > ${testCase.fullName}`,
