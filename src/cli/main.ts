@@ -4,11 +4,12 @@ import { SessionStore } from '../accounts/sessions.ts';
 import { SignIn } from '../accounts/sign-in.ts';
 import { UserDirectory } from '../accounts/users.ts';
 import { EXIT_CONFIG } from '../config/error.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError } from '../config.ts';
 import { kdfCostOf } from '../custody/kdf-cost.ts';
 import { PasswordThrottle } from '../custody/password-throttle.ts';
 import { ApiError } from '../errors.ts';
 import { openReadyStore } from '../store/ready-store.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { runSetupCommand } from './setup-commands.ts';
 import { required, table, UsageError } from './usage.ts';
 
@@ -176,7 +177,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const [group, action] = parsed.positionals;
   if (group === 'sponsor') return exitCodeOf(() => sponsorCommand(action, parsed.values));
-  const config = loadConfig();
+  const config = loadCliConfig();
   // The users and their tokens are all the commands touch: no chain, node or service is loaded, so a
   // command answers in a fraction of a second.
   const store = await openReadyStore(
