@@ -29,7 +29,8 @@ COPY --from=build /app/dist/dashboard dist/dashboard
 # The OpenAPI document reads the version from it.
 COPY --from=build /app/dist/package.json dist/
 COPY scripts/healthcheck.mjs scripts/
-RUN mkdir /data && chown node:node /data
+# The server's alone (0700): it holds the master key and the database. A new named volume copies this mode.
+RUN mkdir -m 0700 /data && chown node:node /data
 USER node
 # The embedded SQLite database and master.key when DATABASE_URL is not set.
 VOLUME /data

@@ -1,14 +1,11 @@
 import { parseArgs } from 'node:util';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../accounts/password-hash.ts';
-import { SessionStore } from '../accounts/sessions.ts';
-import { SignIn } from '../accounts/sign-in.ts';
-import { UserDirectory } from '../accounts/users.ts';
+import type { SignIn } from '../accounts/sign-in.ts';
+import type { UserDirectory } from '../accounts/users.ts';
 import { EXIT_CONFIG } from '../config/error.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
-import { kdfCostOf } from '../custody/kdf-cost.ts';
-import { PasswordThrottle } from '../custody/password-throttle.ts';
+import { type Config, ConfigError } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { openReadyStore } from '../store/ready-store.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { runSetupCommand } from './setup-commands.ts';
 import { required, table, UsageError } from './usage.ts';
 
@@ -176,9 +173,25 @@ async function main(argv: string[]): Promise<number> {
   }
   const [group, action] = parsed.positionals;
   if (group === 'sponsor') return exitCodeOf(() => sponsorCommand(action, parsed.values));
-  const config = loadConfig();
+  const config = loadCliConfig();
   // The users and their tokens are all the commands touch: no chain, node or service is loaded, so a
-  // command answers in a fraction of a second.
+  // command answers in a fraction of a second. Loaded here, not at the top: master-key generate and config
+  // check need none of it.
+  const [
+    { openReadyStore },
+    { UserDirectory },
+    { SignIn },
+    { SessionStore },
+    { PasswordThrottle },
+    { kdfCostOf },
+  ] = await Promise.all([
+    import('../store/ready-store.ts'),
+    import('../accounts/users.ts'),
+    import('../accounts/sign-in.ts'),
+    import('../accounts/sessions.ts'),
+    import('../custody/password-throttle.ts'),
+    import('../custody/kdf-cost.ts'),
+  ]);
   const store = await openReadyStore(
     config,
     async () => (await import('../gateway-migrations.ts')).GATEWAY_MIGRATIONS,

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { EXIT_CONFIG } from '../config/error.ts';
 import { configSummary } from '../config/summary.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError } from '../config.ts';
+import { loadCliConfig } from './cli-config.ts';
+import { sandboxSummary } from './sandbox-summary.ts';
 import { sponsorSummary } from './sponsor-summary.ts';
 
 export interface CommandResult {
@@ -26,13 +28,17 @@ export async function runSetupCommand(command: string): Promise<CommandResult | 
 }
 
 async function checkConfig(): Promise<CommandResult> {
-  // Loaded only here: every family's code, for the settings the families read themselves.
-  const { familySettings, servedChainProblems } = await import('../chains/families.ts');
+  // The families' settings and chain names only: their chain libraries are not needed to check settings.
+  const { lightFamilySettings, lightServedChainProblems } = await import('../chains/family-settings.ts');
   try {
-    const config = loadConfig(process.env, familySettings());
-    const chainProblems = servedChainProblems(config);
+    const config = loadCliConfig(process.env, lightFamilySettings());
+    const chainProblems = lightServedChainProblems(config);
     if (chainProblems.length > 0) throw new ConfigError(chainProblems);
-    const lines = [...configSummary(config), ...(await sponsorSummary(config))];
+    const lines = [
+      ...configSummary(config),
+      ...(await sponsorSummary(config)),
+      ...(config.sandbox ? await sandboxSummary() : []),
+    ];
     const summary = lines.map((line) => `  ${line}\n`);
     return { code: 0, stdout: `configuration OK\n${summary.join('')}`, stderr: '' };
   } catch (error) {

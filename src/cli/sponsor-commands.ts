@@ -2,10 +2,11 @@ import type { AppContext } from '../app-context.ts';
 import { AmountError, formatAmount, parseAmount } from '../chains/amount.ts';
 import { familyOf, familySettings, isServedChain } from '../chains/families.ts';
 import type { ChainName, Network } from '../chains/types.ts';
-import { loadConfig, type QuotaPeriod } from '../config.ts';
+import type { QuotaPeriod } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { required, table, UsageError } from './usage.ts';
 
 export interface SponsorOptions {
@@ -33,7 +34,7 @@ export async function runSponsorCommand(
     throw new UsageError(`unknown command "${['sponsor', action].filter(Boolean).join(' ')}"`);
   // Checked before the context is built, so a typo answers at once.
   const place = action === 'list' ? undefined : placeOf(opts);
-  const config = loadConfig(process.env, familySettings());
+  const config = loadCliConfig(process.env, familySettings());
   const ctx = await createContext(config, { logger: createLogger('silent') });
   try {
     if (action === 'list') return await listSponsors(ctx);

@@ -1,5 +1,5 @@
 import { parseChainlinkFeeds, parsePriceProviders } from '../prices/config.ts';
-import { parseIpAllowlist } from '../webhooks/url-guard.ts';
+import { parseIpAllowlist } from '../webhooks/ip-allowlist.ts';
 import { readEndpoints, readWsEndpoints } from './endpoints.ts';
 import { ConfigError, type ConfigProblem, collectProblems } from './error.ts';
 import { kdfCostSetting } from './kdf-cost-setting.ts';

@@ -25,7 +25,9 @@ export function configSummary(config: Config): string[] {
     `roles: ${roles.join(', ')}`,
     `API: ${config.roles.api ? `${config.host}:${config.port}` : 'not served (ROLES)'}`,
     `metrics: ${config.metrics ? `${config.metrics.host}:${config.metrics.port}` : 'off'}`,
-    `node endpoints set for: ${nodes.length > 0 ? nodes.join(', ') : 'none'} (other chains use their public nodes)`,
+    config.sandbox
+      ? "node endpoints: the sandbox's devnets"
+      : `node endpoints set for: ${nodes.length > 0 ? nodes.join(', ') : 'none'} (other chains use their public nodes)`,
     `key derivation: ${describeKdfCost(config.kdfCost)}`,
     `master key: ${config.masterKey === undefined ? `${config.dataDir}/master.key` : 'MASTER_KEY'}`,
     `plans: ${config.plans.map((p) => p.name).join(', ')} (new users: ${config.defaultPlan})`,

@@ -7,7 +7,7 @@ import { FaucetDirectory } from '../chains/faucets.ts';
 import { checkNodes } from '../chains/network-check.ts';
 import type { DevnetSettings, DevnetTokens, RunningDevnet } from '../chains/sandbox-devnet.ts';
 import { NETWORKS } from '../chains/types.ts';
-import { type Config, ConfigError, loadConfig, type PlanConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { closeContext, createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
@@ -17,29 +17,12 @@ import { startBackgroundRoles, stopRolesForShutdown } from '../roles.ts';
 import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
 import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
 import { devnetStarters } from './devnets.ts';
+import { SANDBOX_FILE, SANDBOX_PLAN, sandboxDir, sandboxEnv, withSandboxPlan } from './environment.ts';
 import { resetSandbox } from './reset.ts';
 import { devnetSettings } from './settings.ts';
 import { type SandboxSponsors, setUpSandboxSponsors } from './sponsors.ts';
 
 export const SANDBOX_EMAIL = 'demo@switchyard.local';
-
-/** What the sandbox plan's users may have sponsored per month on each chain, in its coin. */
-const SANDBOX_SPONSORED_ALLOWANCE = '1000';
-
-/**
- * Every quota open: the sandbox is for trying things, not for metering them. Its users may have fees
- * sponsored (the paymaster, sweeps) on every chain the sandbox runs.
- */
-function sandboxPlan(devnets: RunningDevnet[]): PlanConfig {
-  const chains = [...new Set(devnets.map((devnet) => devnet.chain))];
-  return {
-    name: 'sandbox',
-    period: 'month',
-    quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
-    rate: null,
-    sponsored: Object.fromEntries(chains.map((chain) => [chain, SANDBOX_SPONSORED_ALLOWANCE])),
-  };
-}
 
 export interface SandboxFile {
   baseUrl: string;
@@ -76,22 +59,6 @@ async function startDevnets(dir: string, settings: DevnetSettings): Promise<Runn
   return running;
 }
 
-function sandboxEnv(): Record<string, string | undefined> {
-  return {
-    ...process.env,
-    SANDBOX_DIR: process.env['SANDBOX_DIR'] || '.sandbox',
-    HOST: process.env['HOST'] || '127.0.0.1',
-    // Webhook receivers in the sandbox run on this machine.
-    WEBHOOK_ALLOW_CIDRS: process.env['WEBHOOK_ALLOW_CIDRS'] || '127.0.0.0/8,::1/128',
-    // Offline and deterministic: the sandbox has no internet.
-    PRICE_PROVIDERS: process.env['PRICE_PROVIDERS'] || 'local',
-    // Any free port: several sandboxes (and test runs) share a machine.
-    METRICS_PORT: process.env['METRICS_PORT'] || '0',
-    // Anyone trying the dashboard may make an account of their own.
-    DASHBOARD_SIGNUP: process.env['DASHBOARD_SIGNUP'] || 'open',
-  };
-}
-
 function sandboxConfig(devnets: RunningDevnet[]): Config {
   const config = loadConfig(sandboxEnv(), familySettings());
   for (const devnet of devnets) {
@@ -107,8 +74,10 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
       };
     }
   }
-  if (!config.plans.some((p) => p.name === 'sandbox')) config.plans.push(sandboxPlan(devnets));
-  return config;
+  return withSandboxPlan(
+    config,
+    devnets.map((devnet) => devnet.chain),
+  );
 }
 
 /**
@@ -117,8 +86,8 @@ function sandboxConfig(devnets: RunningDevnet[]): Config {
  */
 async function demoUser(ctx: AppContext): Promise<{ token: string; password: string }> {
   const user =
-    (await ctx.users.findByEmail(SANDBOX_EMAIL)) ?? (await ctx.users.createUser(SANDBOX_EMAIL, 'sandbox'));
-  await ctx.users.setPlan(user.id, { plan: 'sandbox' });
+    (await ctx.users.findByEmail(SANDBOX_EMAIL)) ?? (await ctx.users.createUser(SANDBOX_EMAIL, SANDBOX_PLAN));
+  await ctx.users.setPlan(user.id, { plan: SANDBOX_PLAN });
   await ctx.users.revokeAllTokens(user.id);
   const password = randomBytes(12).toString('base64url');
   await ctx.signIn.setPassword(user.id, password);
@@ -140,7 +109,7 @@ export interface SandboxOptions {
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
-  const dir = path.resolve(process.env['SANDBOX_DIR'] || '.sandbox');
+  const dir = sandboxDir();
   const settings = devnetSettings();
   ensurePrivateDir(dir);
   const leftAlone = options.reset ? await resetSandbox(dir, loadConfig(sandboxEnv(), familySettings())) : [];
@@ -174,7 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     logFile,
     metricsUrl: metrics?.url ?? null,
   };
-  writeFileSync(path.join(dir, 'sandbox.json'), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(path.join(dir, SANDBOX_FILE), `${JSON.stringify(sandbox, null, 2)}\n`, { mode: 0o600 });
 
   // The gateway first, so that nothing is sent while the devnets save their chains; the devnets save
   // even when closing the gateway failed, or a Ctrl-C would lose what was done since the last save.

@@ -1,6 +1,7 @@
 import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, isIPv4, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
+import { compileAllowlist, type IpAllowlist } from './ip-allowlist.ts';
 
 /**
  * Keeps webhook deliveries away from the gateway's own network (SSRF): a subscriber's URL may only
@@ -9,8 +10,7 @@ import { Agent, buildConnector } from 'undici';
  * between (rebinding) is refused too.
  */
 
-/** CIDRs (or bare addresses) an operator opens for webhooks, e.g. `127.0.0.0/8` in the sandbox. */
-export type IpAllowlist = readonly string[];
+export { compileAllowlist, type IpAllowlist, parseIpAllowlist } from './ip-allowlist.ts';
 
 /** Resolves a host name to all its addresses; replaceable so tests can stage a rebinding. */
 export type LookupAll = (hostname: string) => Promise<LookupAddress[]>;
@@ -83,34 +83,6 @@ const REFUSED_V6_LISTS = rangeLists(REFUSED_V6, 'ipv6');
 /** Global unicast: the only IPv6 space a public server can have (embeddings are handled first). */
 const GLOBAL_UNICAST_V6 = new BlockList();
 GLOBAL_UNICAST_V6.addSubnet('2000::', 3, 'ipv6');
-
-const compiled = new WeakMap<IpAllowlist, BlockList>();
-
-/** Validates allowlist entries; throws naming the bad entry (used by config and at construction). */
-export function compileAllowlist(allow: IpAllowlist): BlockList {
-  const cached = compiled.get(allow);
-  if (cached !== undefined) return cached;
-  const list = new BlockList();
-  for (const entry of allow) {
-    const [address = '', prefixText, extra] = entry.trim().split('/');
-    const family = isIP(address);
-    const max = family === 4 ? 32 : 128;
-    const prefix = prefixText === undefined ? max : Number(prefixText);
-    if (family === 0 || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max) {
-      throw new Error(`"${entry}" in the webhook IP allowlist is not an address or CIDR`);
-    }
-    list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
-  }
-  compiled.set(allow, list);
-  return list;
-}
-
-/** Parses the comma- or space-separated allowlist text of a configuration value. */
-export function parseIpAllowlist(text: string): IpAllowlist {
-  const entries = text.split(/[\s,]+/).filter((entry) => entry !== '');
-  compileAllowlist(entries);
-  return entries;
-}
 
 /**
  * Why an IP address may not be contacted ("a loopback address"), or null when it may. Addresses that

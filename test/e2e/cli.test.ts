@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { run } from '../helpers/processes.ts';
@@ -108,6 +111,33 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     expect((await cli('frobnicate')).code).toBe(2);
     const users = await cli('user', 'list');
     expect(users.stdout).toContain('plan@example.com');
+  });
+});
+
+describe('admin CLI on a sandbox (SANDBOX_DIR)', { timeout: 120_000 }, () => {
+  // The sandbox's folder without the sandbox running: its database is made by the first command, and
+  // test/e2e/sandbox.test.ts runs the same commands beside a running sandbox.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-cli-sandbox-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const sandboxCli = (...args: string[]) =>
+    run(process.execPath, ['dist/src/cli/main.js', ...args], { SANDBOX_DIR: dir, DATABASE_URL: undefined });
+
+  it("creates users on the sandbox's plan, unmetered, as the sandbox does", async () => {
+    expect((await sandboxCli('user', 'create', '--email', 'tryer@example.com')).code).toBe(0);
+    const users = await sandboxCli('user', 'list');
+    expect(users.stdout).toMatch(/tryer@example\.com\s+\S+\s+sandbox\s+active\s/);
+    const plans = await sandboxCli('plan', 'list');
+    expect(plans.stdout).toMatch(/^sandbox\s+month\s+-\s+-\s+-\s+-\s+yes$/m);
+  });
+
+  it('config check describes the sandbox, not a production gateway', async () => {
+    const check = await sandboxCli('config', 'check');
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toContain(`database: sqlite at ${path.join(dir, 'switchyard.db')}\n`);
+    expect(check.stdout).toMatch(/^ {2}API: 127\.0\.0\.1:\d+$/m);
+    expect(check.stdout).toContain("node endpoints: the sandbox's devnets\n");
+    expect(check.stdout).toContain('(new users: sandbox)\n');
+    expect(check.stdout).toContain(`sandbox: ${dir}, never started (npm run sandbox starts it)\n`);
   });
 });
 

@@ -217,9 +217,15 @@ describe('npm run sandbox', () => {
         },
       );
       expect(cli.code).toBe(0);
-      expect((await send(info.baseUrl, 'GET', '/api/account', { token: cli.stdout.trim() })).status).toBe(
-        200,
-      );
+      const second = await send(info.baseUrl, 'GET', '/api/account', { token: cli.stdout.trim() });
+      expect(second.status).toBe(200);
+      // A user the CLI makes on the sandbox is on the sandbox's plan, as the demo user is: not metered.
+      expect(second.body.data.plan).toBe('SANDBOX');
+      const check = await run(process.execPath, ['dist/src/cli/main.js', 'config', 'check'], {
+        SANDBOX_DIR: dir,
+      });
+      expect(check.stdout).toContain(`sandbox: ${dir}, running at ${info.baseUrl}\n`);
+      expect(check.stdout).toContain('(new users: sandbox)');
     } finally {
       process.kill(-sandbox.child.pid!, 'SIGINT');
     }

@@ -173,6 +173,9 @@ describe('the compose topology as processes: two APIs, a watcher, a deliverer on
         PRICE_PROVIDERS: 'local',
         WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
         LOG_LEVEL: 'warn',
+        // compose's Redis, here the suite's own (test/api/rate-limits.test.ts), under this run's prefix.
+        REDIS_URL: process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: `switchyard-topology-${process.pid}:`,
       };
       const apiUrl = `http://127.0.0.1:${port}`;
       const isApi = service.environment['ROLES'] === 'api';

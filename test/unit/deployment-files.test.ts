@@ -84,6 +84,42 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('the image and compose.yaml, as the README describes them', () => {
+  interface ComposeService {
+    environment?: Record<string, string>;
+    depends_on?: Record<string, unknown>;
+  }
+  const compose = parse(read('compose.yaml'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
+  const apiServices = Object.entries(compose.services).filter(([, s]) => s.environment?.['ROLES'] === 'api');
+
+  it('creates /data for the node user only (0700), as the README says', () => {
+    const runtime = dockerStages().get('runtime') ?? [];
+    const made = runtime.find((i) => i.startsWith('RUN ') && /\bmkdir\b.*\/data\b/.test(i));
+    expect(made).toBeDefined();
+    expect(made).toMatch(/mkdir -m 0?700 \/data\b|chmod 0?700 \/data\b/);
+    expect(made).toContain('chown node:node /data');
+    expect(read('README.md')).toContain('0700');
+  });
+
+  it('shares the rate limits of the API instances through one Redis', () => {
+    expect(apiServices.length).toBeGreaterThan(1);
+    expect(compose.services['redis']).toBeDefined();
+    for (const [name, service] of apiServices) {
+      expect(service.environment?.['REDIS_URL'], name).toMatch(/^redis:\/\/redis:6379\b/);
+      expect(Object.keys(service.depends_on ?? {}), name).toContain('redis');
+    }
+  });
+
+  it('names in .env.example every variable compose.yaml takes from .env', () => {
+    const example = read('.env.example');
+    const required = [...read('compose.yaml').matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]!);
+    expect(required).toContain('POSTGRES_PASSWORD');
+    for (const name of new Set(required)) expect(example, name).toContain(name);
+  });
+});
+
 describe('scripts/healthcheck.mjs', () => {
   const healthcheck = (env: Record<string, string>) =>
     run(process.execPath, ['scripts/healthcheck.mjs'], { ROLES: undefined, PORT: undefined, ...env });

@@ -1,0 +1,44 @@
+/**
+ * What `config check` needs of each family without loading its chain libraries (which took seconds): the
+ * settings the family reads itself and the chains it serves, with whether their watchers can subscribe to
+ * new blocks. `families.ts` holds each family whole; test/unit/family-settings.test.ts holds this file to
+ * it, so a family added there and not here fails the suite.
+ */
+import type { ConfigProblem } from '../config/error.ts';
+import { requiredChainProblems } from '../config/required-chains.ts';
+import type { SettingsTable } from '../config/settings.ts';
+import type { Config } from '../config.ts';
+import { BITCOIN_SETTINGS } from './bitcoin/settings.ts';
+import type { ChainFamily } from './chain-family.ts';
+import { evmChains } from './evm/chains.ts';
+import { EVM_SETTINGS } from './evm/settings.ts';
+import { wsEndpointProblems } from './registry.ts';
+import { TRON_SETTINGS } from './tron/settings.ts';
+import type { ChainName } from './types.ts';
+
+/** Each family's own settings, in the order of `FAMILIES` (Solana reads none). */
+export function lightFamilySettings(): SettingsTable {
+  return [TRON_SETTINGS, EVM_SETTINGS, BITCOIN_SETTINGS].flatMap((settings) => Object.entries(settings));
+}
+
+/** Every chain served, in the order of `chainFamilies()`, with its new-block subscription when it has one. */
+export function lightServedChains(): Partial<Record<ChainName, Pick<ChainFamily, 'headSubscription'>>> {
+  const subscribed = { headSubscription: true } as const;
+  return {
+    tron: {},
+    ...Object.fromEntries([...evmChains().keys()].map((chain) => [chain, subscribed])),
+    solana: subscribed,
+    bitcoin: {},
+  };
+}
+
+/** `servedChainProblems` of families.ts, from the light table. */
+export function lightServedChainProblems(
+  config: Pick<Config, 'wsEndpoints' | 'requiredChains'>,
+): ConfigProblem[] {
+  const chains = lightServedChains();
+  return [
+    ...wsEndpointProblems(config, chains),
+    ...requiredChainProblems(config.requiredChains, Object.keys(chains)),
+  ];
+}
