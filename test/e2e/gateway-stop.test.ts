@@ -91,6 +91,7 @@ describe('the gateway on SIGTERM', () => {
       process.kill(gateway.child.pid as number, 'SIGTERM');
       const code = await exited(gateway.child, 30_000);
       const stopMs = performance.now() - signalled;
+      console.info(`the gateway stopped ${Math.round(stopMs)} ms after SIGTERM`);
       expect(code, gateway.output()).toBe(0);
       expect(stopMs, `stopped after ${Math.round(stopMs)} ms`).toBeLessThan(5_000);
       // The caller got an answer rather than a cut connection: the node was unavailable.

@@ -58,11 +58,16 @@ async function stopWithin5s(run: ScriptedSandbox, signal: 'SIGINT' | 'SIGTERM'):
   const signalled = Date.now();
   process.kill(run.pid, signal);
   const left = () => run.processes.filter(running);
-  await waitFor(() => (left().length === 0 ? true : undefined), 5_000).catch(() => {
+  try {
+    await waitFor(() => (left().length === 0 ? true : undefined), 5_000);
+  } catch {
     throw new Error(
       `${signal}: ${left().length} of ${run.processes.length} processes still run 5 s later: ${left().map(described).join(', ')}`,
     );
-  });
+  }
+  console.info(
+    `${signal}: all ${run.processes.length} processes of the run ended ${Date.now() - signalled} ms after it`,
+  );
   expect(await portFree(run.info.baseUrl), 'the API port is free').toBe(true);
   expect(savedHead(), 'the ethereum devnet saved its chain').toBeGreaterThanOrEqual(head);
   for (const file of evmHeadFiles()) {
