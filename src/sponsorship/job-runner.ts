@@ -53,6 +53,7 @@ export class SponsorJobRunner implements BackgroundTask {
   }
 
   start(intervalMs = 1_000): void {
+    this.stopping = false;
     this.passes.start(intervalMs);
   }
 

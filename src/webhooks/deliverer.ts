@@ -65,7 +65,10 @@ export class OutboxDeliverer {
   /** Set by wakeUp(): rows were committed since the last claim began, so the next one runs at once. */
   private woken = false;
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Aborted when a stop's grace is over: the sends still waiting end, and their rows are handed back. */
+  /**
+   * Aborted when a stop's grace is over: the sends still waiting end, and their rows are handed back. A
+   * stop cut short is the process's last (a shutdown): the deliverer sends nothing after it.
+   */
   private readonly abandon = new AbortController();
 
   constructor(options: OutboxDelivererOptions) {
