@@ -2,13 +2,17 @@ import { chainFamilies, familySettings } from './chains/families.ts';
 import { checkNodes } from './chains/network-check.ts';
 import { EXIT_CONFIG } from './config/error.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { closeContext, createContext } from './context.ts';
+import { createContext } from './context.ts';
 import { describeError } from './describe-error.ts';
 import { buildApp } from './http/app.ts';
 import { listenOrExplain } from './http/listen-errors.ts';
 import { startMetricsServer } from './http/metrics-server.ts';
 import { createLogger } from './logger.ts';
-import { startBackgroundRoles, stopRolesForShutdown } from './roles.ts';
+import { startBackgroundRoles } from './roles.ts';
+import { exitIfStillStoppingAfter, stopGateway } from './shutdown.ts';
+
+/** The most a stop may take, well inside `docker stop`'s 10 s before its SIGKILL. */
+const STOP_DEADLINE_MS = 4_500;
 
 /** Production entry: validated config, migrated store, the HTTP API. */
 async function main(): Promise<void> {
@@ -50,10 +54,14 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await app?.close();
-    await metrics?.close();
-    await stopRolesForShutdown(ctx, roles);
-    await closeContext(ctx);
+    exitIfStillStoppingAfter(STOP_DEADLINE_MS, (message) => logger.error(message));
+    try {
+      await stopGateway({ ctx, app, metrics: metrics || null, roles });
+    } catch (error) {
+      logger.error({ err: error }, 'the stop did not finish cleanly');
+      process.exit(1);
+    }
+    logger.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -20,7 +20,11 @@ export interface BackgroundRoles {
   /** Writes how sent transactions ended (SUCCESS or FAILED) into the history, where the watchers run. */
   outcomes: SendOutcomes | null;
   deliverer: OutboxDeliverer | null;
-  stop(): Promise<void>;
+  /**
+   * Stops every role and waits for what each has under way; once `abandon` aborts (a shutdown's grace is
+   * over), webhook and callback POSTs still waiting on their receivers are cut off and handed back.
+   */
+  stop(abandon?: AbortSignal): Promise<void>;
 }
 
 /** A job's callback must answer within this time. */
@@ -110,6 +114,7 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
     : null;
   outcomes?.start();
   // And the sponsored jobs: paymaster requests, sweeps, activations, and their callbacks.
+  const abandonCallbacks = new AbortController();
   const sponsoredJobs = ctx.config.roles.watcher
     ? ctx.sponsorship.runner(
         new WebhookSender({
@@ -118,6 +123,7 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
           timeoutMs: CALLBACK_TIMEOUT_MS,
           connectionsPerOrigin: 4,
           now: () => new Date(),
+          abandon: abandonCallbacks.signal,
         }),
         taskLogger('sponsored-jobs'),
         ctx.config.sponsorJobLeaseMs,
@@ -132,24 +138,19 @@ export function startBackgroundRoles(ctx: AppContext, options: RoleOptions = {})
     familyTasks,
     settler,
     outcomes,
-    stop: async () => {
+    stop: async (abandon) => {
+      const abandonNow = () => abandonCallbacks.abort();
+      if (abandon?.aborted) abandonNow();
+      abandon?.addEventListener('abort', abandonNow, { once: true });
       await Promise.all([
         ...watchers.map((w) => w.stop()),
         wakeups?.stop(),
-        deliverer?.stop(),
+        deliverer?.stop(abandon),
         ...familyTasks.map((task) => task.stop()),
         settler?.stop(),
         outcomes?.stop(),
         sponsoredJobs?.stop(),
-      ]);
+      ]).finally(() => abandon?.removeEventListener('abort', abandonNow));
     },
   };
-}
-
-/**
- * At shutdown: stops the roles while closing the node adapters, so that a watcher waiting on a node that
- * does not answer (its retries take seconds) ends at once instead of holding up the exit.
- */
-export async function stopRolesForShutdown(ctx: AppContext, roles: BackgroundRoles): Promise<void> {
-  await Promise.all([roles.stop(), ctx.registry.closeAll()]);
 }

@@ -54,6 +54,7 @@ export class NodeMonitor {
   readonly #options: NodeMonitorOptions;
   #timer: NodeJS.Timeout | null = null;
   #round: Promise<void> | null = null;
+  #stopped: Promise<void> | null = null;
 
   constructor(options: NodeMonitorOptions) {
     this.#options = options;
@@ -63,7 +64,7 @@ export class NodeMonitor {
 
   /** Probes now, then every interval; a round still running when the next is due is not doubled. */
   start(): void {
-    if (this.#timer !== null) return;
+    if (this.#timer !== null || this.#stopped !== null) return;
     const tick = () => {
       this.#round ??= this.probeAll().finally(() => {
         this.#round = null;
@@ -103,11 +104,18 @@ export class NodeMonitor {
     });
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Ends the probes: the clients close first, so a probe waiting on a node that does not answer ends at
+   * once rather than at its timeout (a shutdown must not wait for it). Stopping again waits for the same.
+   */
+  stop(): Promise<void> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
-    await this.#round;
-    await Promise.allSettled(this.#targets.map((target) => target.client.close()));
+    this.#stopped ??= (async () => {
+      await Promise.allSettled(this.#targets.map((target) => target.client.close()));
+      await this.#round;
+    })();
+    return this.#stopped;
   }
 
   async #probe(target: Target): Promise<void> {

@@ -8,21 +8,31 @@ import { checkNodes } from '../chains/network-check.ts';
 import type { DevnetSettings, DevnetTokens, RunningDevnet } from '../chains/sandbox-devnet.ts';
 import { NETWORKS } from '../chains/types.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
-import { closeContext, createContext } from '../context.ts';
+import { createContext } from '../context.ts';
 import { buildApp } from '../http/app.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
 import { DASHBOARD_PATH } from '../http/routes/dashboard.ts';
 import { createLogger } from '../logger.ts';
-import { startBackgroundRoles, stopRolesForShutdown } from '../roles.ts';
+import { startBackgroundRoles } from '../roles.ts';
+import { exitIfStillStoppingAfter, stopGateway } from '../shutdown.ts';
 import { ensurePrivateDir, ensurePrivateFile } from '../store/private-files.ts';
 import { parseSandboxArgs, SANDBOX_USAGE, SandboxUsageError } from './args.ts';
 import { devnetStarters } from './devnets.ts';
 import { SANDBOX_FILE, SANDBOX_PLAN, sandboxDir, sandboxEnv, withSandboxPlan } from './environment.ts';
+import { whenParentExits } from './parent-watch.ts';
 import { resetSandbox } from './reset.ts';
 import { devnetSettings } from './settings.ts';
 import { type SandboxSponsors, setUpSandboxSponsors } from './sponsors.ts';
 
 export const SANDBOX_EMAIL = 'demo@switchyard.local';
+
+/**
+ * A stop ends everything within 5 s: the gateway gets a short grace for what it has in flight (its nodes
+ * are local and answer), and the devnets save their chains whether or not it has finished by then.
+ */
+const GATEWAY_GRACE_MS = 1_000;
+const GATEWAY_STOP_MS = 2_000;
+const STOP_DEADLINE_MS = 4_500;
 
 export interface SandboxFile {
   baseUrl: string;
@@ -103,6 +113,19 @@ function chainsOf(devnets: RunningDevnet[]): SandboxFile['chains'] {
   return chains;
 }
 
+/** Waits for `work` at most `ms`; what it throws is thrown, what it does after the time is not waited for. */
+async function settledWithin(work: Promise<void>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface SandboxOptions {
   /** Deletes what an earlier run kept in the folder first (--reset). */
   reset?: boolean;
@@ -150,10 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const stop = async () => {
     sponsorSetup.stop();
     try {
-      await app.close();
-      await metrics?.close();
-      await stopRolesForShutdown(ctx, roles);
-      await closeContext(ctx);
+      const gateway = stopGateway({ ctx, app, metrics: metrics || null, roles }, GATEWAY_GRACE_MS);
+      if ((await settledWithin(gateway, GATEWAY_STOP_MS)) === 'late')
+        process.stderr.write('the gateway had not stopped after 2 s; the devnets save their chains anyway\n');
     } finally {
       const stopped = await Promise.allSettled(devnets.map((d) => d.stop()));
       for (const result of stopped) {
@@ -188,11 +210,13 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  // A Ctrl-C in a terminal reaches npm and this process both, and npm passes its own on: one stop.
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
     process.stdout.write('stopping the sandbox...\n');
+    exitIfStillStoppingAfter(STOP_DEADLINE_MS, (message) => process.stderr.write(`${message}\n`));
     stop().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -201,8 +225,11 @@ async function main(): Promise<void> {
       },
     );
   };
+  // A listener also undoes the SIGINT a script's `npm run sandbox &` started this process ignoring.
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // Run by npm, which a SIGKILL can end without passing anything on: the sandbox stops with it.
+  if (process.env['npm_lifecycle_event'] === 'sandbox') whenParentExits(shutdown);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -37,6 +37,7 @@ export class CallbackDeliveries {
     let tried = 0;
     for (const table of ['sponsor_jobs', 'sweeps'] as const) {
       for (const due of await this.due(table)) {
+        if (this.sender.abandoned) return tried;
         await this.attempt(table, due);
         tried++;
       }
@@ -93,6 +94,8 @@ export class CallbackDeliveries {
         retry_policy: 'backoff',
       },
     );
+    // Cut off by the shutdown before the receiver answered: it stays due, as it was.
+    if (result.status === null && this.sender.abandoned) return;
     const attempts = due.attempts + 1;
     const delivered = result.status !== null && result.status >= 200 && result.status < 300;
     const delay = delivered ? null : nextBackoffDelayMs(attempts, result.retryAfter, this.now());

@@ -44,6 +44,8 @@ export class SponsorJobRunner implements BackgroundTask {
   private readonly now: () => Date;
   private again = false;
   private running: Promise<void> | null = null;
+  /** Set by stop(): no job is claimed any more, and a job cut off by the shutdown is handed back. */
+  private stopping = false;
 
   constructor(private readonly deps: JobRunnerDeps) {
     this.leaseMs = deps.leaseMs ?? 60_000;
@@ -51,16 +53,24 @@ export class SponsorJobRunner implements BackgroundTask {
   }
 
   start(intervalMs = 1_000): void {
+    this.stopping = false;
     this.passes.start(intervalMs);
   }
 
+  /**
+   * Claims no more jobs and waits for the pass under way. A job whose node calls the shutdown abandons
+   * (the registry closes once its grace is over) is handed back at once, for another runner to resume
+   * from its notes, rather than postponed.
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.passes.stop();
     await this.running;
   }
 
   /** A new job or sweep was made in this process: run a pass now rather than at the next tick. */
   wakeUp(): void {
+    if (this.stopping) return;
     if (this.running !== null) {
       this.again = true;
       return;
@@ -80,13 +90,14 @@ export class SponsorJobRunner implements BackgroundTask {
   async runOnce(): Promise<void> {
     await this.deps.sweeps.expandPending();
     const lanes = Array.from({ length: this.deps.concurrency ?? 8 }, async () => {
-      for (;;) {
+      while (!this.stopping) {
         const job = await this.deps.jobs.claim(this.leaseMs);
         if (job === null) return;
         await this.execute(job);
       }
     });
     await Promise.all(lanes);
+    if (this.stopping) return;
     await this.deps.sweeps.endFinished();
     await this.deps.callbacks.deliverDue();
   }
@@ -103,7 +114,11 @@ export class SponsorJobRunner implements BackgroundTask {
       await jobs.finish(job, { status: 'completed', txid });
     } catch (error) {
       if (error instanceof LeaseLostError) return;
-      if (isRefusal(error) || this.waitedTooLong(job)) {
+      if (this.stopping && !isRefusal(error)) {
+        // The shutdown cut its node calls off: the job is neither failed nor kept waiting.
+        logger.info({ job: job.id, chain: job.chain }, 'sponsored job handed back at shutdown');
+        await jobs.postpone(job, 0);
+      } else if (isRefusal(error) || this.waitedTooLong(job)) {
         const reason = error instanceof Error ? error.message : String(error);
         await this.unwind(job);
         await jobs.finish(job, { status: 'failed', reason });

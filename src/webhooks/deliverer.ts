@@ -65,6 +65,11 @@ export class OutboxDeliverer {
   /** Set by wakeUp(): rows were committed since the last claim began, so the next one runs at once. */
   private woken = false;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /**
+   * Aborted when a stop's grace is over: the sends still waiting end, and their rows are handed back. A
+   * stop cut short is the process's last (a shutdown): the deliverer sends nothing after it.
+   */
+  private readonly abandon = new AbortController();
 
   constructor(options: OutboxDelivererOptions) {
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -86,6 +91,7 @@ export class OutboxDeliverer {
       connectionsPerOrigin: perHostConcurrency,
       lookup: options.lookup,
       now,
+      abandon: this.abandon.signal,
     });
     this.slots = new OriginSlots(perHostConcurrency);
     this.log = options.logger.child({ component: 'webhook-deliverer' });
@@ -100,13 +106,24 @@ export class OutboxDeliverer {
     this.loop = this.run();
   }
 
-  /** Stops claiming and waits for the deliveries in flight to be sent and recorded. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and waits for the deliveries in flight to be sent and recorded; when `abandon` aborts
+   * first (a shutdown's grace is over), those still waiting on their receiver are cut off and handed back
+   * unsent, so that another instance delivers them at once rather than when their claim lapses.
+   */
+  async stop(abandon?: AbortSignal): Promise<void> {
     this.running = false;
     this.wake?.();
-    await this.loop;
-    this.loop = null;
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    const abandonNow = () => this.abandon.abort();
+    if (abandon?.aborted) abandonNow();
+    abandon?.addEventListener('abort', abandonNow, { once: true });
+    try {
+      await this.loop;
+      this.loop = null;
+      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    } finally {
+      abandon?.removeEventListener('abort', abandonNow);
+    }
     await this.sender.close();
   }
 
@@ -232,6 +249,11 @@ export class OutboxDeliverer {
       }
       const attempt = await this.sender.send(row, webhook);
       requestDone();
+      // Cut off by the shutdown before the receiver answered: not its attempt, the row goes back.
+      if (attempt.status === null && this.sender.abandoned) {
+        await this.queue.release([row.id]);
+        return null;
+      }
       const verdict = classify(row, webhook, attempt);
       const kept = await this.records.record({ row, webhook, attempt, verdict });
       if (!kept) {

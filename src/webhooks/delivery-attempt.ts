@@ -41,6 +41,11 @@ export interface WebhookSenderOptions {
   connectionsPerOrigin: number;
   lookup?: LookupAll | undefined;
   now: () => Date;
+  /**
+   * Aborted at shutdown once the grace for work in flight is over: a POST still waiting ends at once, and
+   * its caller, seeing `abandoned`, hands the notification back instead of recording an attempt.
+   */
+  abandon?: AbortSignal;
 }
 
 /** What is kept of a receiver's answer (and of an error text): enough to debug, bounded in size. */
@@ -78,7 +83,9 @@ export class WebhookSender {
     } catch {
       return result({ error: "cannot open the webhook's signing secret (was the master key changed?)" });
     }
-    const signal = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const { abandon } = this.options;
+    const signal = abandon === undefined ? timeout : AbortSignal.any([timeout, abandon]);
     try {
       const response = await request(webhook.url, {
         method: 'POST',
@@ -96,8 +103,13 @@ export class WebhookSender {
         retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
       });
     } catch (error) {
-      return result({ error: describeError(error, signal.aborted, timeoutMs) });
+      return result({ error: describeError(error, timeout.aborted, timeoutMs) });
     }
+  }
+
+  /** The shutdown abandoned the sends in flight: what they answered is no attempt of the receiver's. */
+  get abandoned(): boolean {
+    return this.options.abandon?.aborted ?? false;
   }
 
   /** Closes the kept-alive connections; the next send opens new ones. */

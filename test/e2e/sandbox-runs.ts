@@ -1,10 +1,10 @@
 // Starts and stops `npm run sandbox` on a folder the way a user does (Ctrl-C reaches the whole process
 // group), for tests that run it more than once on the same folder.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type ApiResponse, send, TEST_KDF_ENV } from '../helpers/gateway.ts';
-import { exited, startDetached, waitFor } from '../helpers/processes.ts';
+import { exited, PROJECT_ROOT, startDetached, waitFor } from '../helpers/processes.ts';
 
 export interface SandboxInfo {
   baseUrl: string;
@@ -80,4 +80,75 @@ export async function startSandboxRun(
       await waitFor(() => (groupAlive(pid) ? undefined : true), 30_000);
     },
   };
+}
+
+/** Every process under `pid` (its children, theirs, ...), read from /proc: anvil's own groups included. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readFileSync(`/proc/${entry}/stat`, 'utf8').slice(0, 4096);
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/** Whether `pid` is running: a zombie has ended, whoever has yet to reap it. */
+export function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export interface ScriptedSandbox {
+  /** The `npm run sandbox` process, as `$!` names it in the script. */
+  pid: number;
+  info: SandboxInfo;
+  /** `pid` and everything it started, as the run is ready. */
+  processes: number[];
+  output(): string;
+}
+
+/**
+ * `npm run sandbox &` as a shell script runs it: a background job of a non-interactive sh, which starts
+ * it with SIGINT and SIGQUIT ignored and its output in a file; the script (and its sh) ends at once.
+ */
+export async function startScriptedSandbox(
+  dir: string,
+  env: Record<string, string>,
+): Promise<ScriptedSandbox> {
+  const file = path.join(dir, 'sandbox.json');
+  const log = path.join(dir, 'sandbox-output.txt');
+  rmSync(file, { force: true });
+  const script = execFileSync('sh', ['-c', 'npm run sandbox >"$OUTPUT" 2>&1 </dev/null & echo $!'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: '0', SANDBOX_DIR: dir, LOG_LEVEL: 'warn', OUTPUT: log, ...env },
+    encoding: 'utf8',
+  });
+  const pid = Number(script.trim());
+  const output = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+  try {
+    await waitFor(() => {
+      if (!running(pid)) throw new Error(`the sandbox exited: ${output()}`);
+      return output().includes('sandbox ready') ? true : undefined;
+    }, 120_000);
+  } catch (error) {
+    for (const each of [pid, ...descendants(pid)]) process.kill(each, 'SIGKILL');
+    throw error;
+  }
+  const info = JSON.parse(readFileSync(file, 'utf8')) as SandboxInfo;
+  return { pid, info, processes: [pid, ...descendants(pid)], output };
 }

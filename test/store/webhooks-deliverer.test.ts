@@ -41,6 +41,27 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
     expect(attempts[0]).toMatchObject({ response_status: 200, response_body: 'ok', error: null });
   });
 
+  it('at a stop, hands back unsent a delivery its receiver has not answered once the grace is over', async () => {
+    // The receiver takes the POST and never answers; the request timeout is far away.
+    const hook = await bench.receiver(() => undefined);
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const note = await bench.insertNotification({ webhookId });
+    const deliverer = bench.newDeliverer({ timeoutMs: 30_000 });
+    deliverer.start();
+    await waitFor(async () => hook.requests.length === 1);
+    const stopping = performance.now();
+    await deliverer.stop(AbortSignal.timeout(200));
+    expect(performance.now() - stopping).toBeLessThan(5_000);
+    // Not an attempt of the receiver's: pending as before, unclaimed, for any instance to send at once.
+    const row = await bench.notificationRow(note.id);
+    expect(row).toMatchObject({ status: 'pending', attempts: 0, claimed_by: null, claim_expires_at: null });
+    expect(await bench.attemptRows(note.id)).toEqual([]);
+    const next = bench.newDeliverer();
+    hook.handle = (_req, res) => res.end('ok');
+    expect(await next.deliverNow(note.id)).toBe('delivered');
+    await next.stop();
+  });
+
   it('signs with the previous secret too while it is valid, and not after', async () => {
     const hook = await bench.receiver();
     const previous = generateWebhookSecret();
