@@ -248,7 +248,10 @@ function* subschemasOf(
 }
 
 interface SchemaInfo {
+  /** Its identity: schemas with the same one are the same. */
   text: string;
+  /** About the length of its JSON. */
+  size: number;
   /** Uses that are not inside another schema (a body, an answer, a parameter). */
   roots: number;
   /** Distinct schemas directly holding this one, with how many times each holds it. */
@@ -256,7 +259,7 @@ interface SchemaInfo {
   use: Use;
   hint: string;
   title: string | undefined;
-  children: Map<string, number> | undefined;
+  children: Map<string, number>;
 }
 
 /**
@@ -283,48 +286,58 @@ function shareSchemas(
   }
 
   const infos = new Map<string, SchemaInfo>();
-  const visit = (schema: JsonObject, use: Use, hint: string, holder: string | null): string => {
-    const text = JSON.stringify(schema);
-    let info = infos.get(text);
-    const firstTime = info === undefined;
-    if (info === undefined) {
-      info = {
-        text,
-        roots: 0,
-        holders: new Map(),
-        use: { chains: new Set(), operation: use.operation },
-        hint,
-        title: typeof schema['title'] === 'string' ? schema['title'] : undefined,
-        children: undefined,
-      };
-      infos.set(text, info);
-    }
-    for (const chain of use.chains) info.use.chains.add(chain);
-    if (holder === null) info.roots++;
-    else if (firstTime || !info.holders.has(holder)) info.holders.set(holder, 0);
+  // Each schema's identity is its JSON with the schemas it holds written as their identities, made
+  // bottom-up: one pass over the document's text rather than one per level of nesting.
+  const identities = new Map<string, string>();
+  const identityOf = new WeakMap<JsonObject, string>();
+  const visit = (schema: JsonObject, use: Use, hint: string, isRoot: boolean): string => {
     const children = new Map<string, number>();
+    let size = 0;
     for (const { holder: place, key, hint: childHint } of subschemasOf(schema)) {
       const child = (place as Record<string | number, Json>)[key];
       if (!isObject(child)) continue;
       // An item or a choice is named after what holds it (`AddressesItem`, `AmountOption1`).
       const named = /^(Item|Option)\d*$/.test(childHint) ? `${pascal(hint)}${childHint}` : childHint;
-      const childText = visit(child, use, named, text);
-      children.set(childText, (children.get(childText) ?? 0) + 1);
+      const childIdentity = visit(child, use, named, false);
+      children.set(childIdentity, (children.get(childIdentity) ?? 0) + 1);
+      size += infos.get(childIdentity)?.size ?? 0;
     }
-    info.children ??= children;
-    return text;
+    const own = JSON.stringify(schema, (_key, value: Json) => {
+      const known = value !== schema && isObject(value) ? identityOf.get(value) : undefined;
+      return known === undefined ? value : `\u0000${known}`;
+    });
+    const identity = identities.get(own) ?? String(identities.size);
+    identities.set(own, identity);
+    identityOf.set(schema, identity);
+    let info = infos.get(identity);
+    if (info === undefined) {
+      info = {
+        text: identity,
+        size: size + own.length,
+        roots: 0,
+        holders: new Map(),
+        use: { chains: new Set(), operation: use.operation },
+        hint,
+        title: typeof schema['title'] === 'string' ? schema['title'] : undefined,
+        children,
+      };
+      infos.set(identity, info);
+    }
+    for (const chain of use.chains) info.use.chains.add(chain);
+    if (isRoot) info.roots++;
+    return identity;
   };
   for (const root of roots) {
     const schema = root.holder[root.key];
-    if (isObject(schema)) visit(schema, root.use, root.hint, null);
+    if (isObject(schema)) visit(schema, root.use, root.hint, true);
   }
   // How many times each schema is held by each distinct holder: the same in every copy of the holder.
   for (const info of infos.values()) {
-    for (const [child, times] of info.children ?? []) infos.get(child)?.holders.set(info.text, times);
+    for (const [child, times] of info.children) infos.get(child)?.holders.set(info.text, times);
   }
 
   // Larger schemas first: a holder is always larger than what it holds, so its count is known first.
-  const bySize = [...infos.values()].sort((a, b) => b.text.length - a.text.length);
+  const bySize = [...infos.values()].sort((a, b) => b.size - a.size);
   const uses = new Map<string, number>();
   const shared = new Set<string>();
   for (const info of bySize) {
@@ -333,7 +346,7 @@ function shareSchemas(
       count += times * (shared.has(holder) ? 1 : (uses.get(holder) ?? 0));
     }
     uses.set(info.text, count);
-    if (count >= 2 && info.text.length >= MIN_SHARED_SCHEMA) shared.add(info.text);
+    if (count >= 2 && info.size >= MIN_SHARED_SCHEMA) shared.add(info.text);
   }
 
   const names = new Map<string, string>();
@@ -357,7 +370,8 @@ function shareSchemas(
     }
   };
   const referenced = (schema: JsonObject): JsonObject => {
-    const name = names.get(JSON.stringify(schema));
+    const identity = identityOf.get(schema);
+    const name = identity === undefined ? undefined : names.get(identity);
     if (name === undefined) {
       replaceWithin(schema);
       return schema;
