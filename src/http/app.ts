@@ -7,6 +7,7 @@ import { checkAddressFields } from './address-fields.ts';
 import { applyBodyLimits } from './body-limits.ts';
 import { registerBodyParsers } from './body-parsers.ts';
 import { cachedSerializerCompiler } from './cached-serializers.ts';
+import { registerCompression } from './compression.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './error-handling.ts';
 import { guardedServerFactory } from './http-server.ts';
 import { documentIdempotencyKeys, registerIdempotency } from './idempotency.ts';
@@ -78,6 +79,8 @@ export async function buildApp(
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  // Last of the hooks that see an answer's body: the others (idempotency) read it uncompressed.
+  registerCompression(app);
 
   await app.register(healthRoutes, { ctx });
   await app.register(accountRoutes, { ctx });

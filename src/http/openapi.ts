@@ -1,8 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import packageJson from '../../package.json' with { type: 'json' };
-import { servedChains } from '../chains/families.ts';
+import { familyOf, servedChains } from '../chains/families.ts';
+import { shareRepeatedParts } from './openapi-shared-parts.ts';
 import { documentBodyStatuses } from './route-schema.ts';
 
 /** The Chaingateway API version whose requests and answers this gateway reproduces. */
@@ -63,6 +64,28 @@ const documentInfo = () => ({
 /** Where Swagger UI serves the reference; its files come from the installed package, never a CDN. */
 export const DOCS_PREFIX = '/docs';
 
+/** Where Swagger UI reads the document it shows. */
+const DOCS_DOCUMENT = `${DOCS_PREFIX}/json`;
+
+/**
+ * The document as served: @fastify/swagger's (`app.swagger()`, every schema inline as the routes declare
+ * it) with its repeated parts as components, serialized once. It cannot change once the routes are
+ * registered, so one Buffer answers every request (and its compressed forms are kept with it).
+ */
+function servedDocument(app: FastifyInstance): () => Buffer {
+  let body: Buffer | undefined;
+  return () => {
+    body ??= Buffer.from(
+      JSON.stringify(
+        shareRepeatedParts(app.swagger(), {
+          familyOf: (chain) => familyOf(chain)?.name,
+        }),
+      ),
+    );
+    return body;
+  };
+}
+
 /**
  * OpenAPI 3.1 built from the route schemas, served as JSON at `/openapi.json` and as a navigable
  * reference (Swagger UI) at `/docs`. Both are public.
@@ -87,7 +110,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
   });
 
-  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+  const document = servedDocument(app);
+  const sendDocument = (reply: FastifyReply) =>
+    reply.type('application/json; charset=utf-8').send(document());
+  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
+    sendDocument(reply),
+  );
 
   await app.register(async (docs) => {
     // The reference's pages and files need no token, like the document they show.
@@ -110,6 +138,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       // No badge fetched from validator.swagger.io: the page must work with no network.
       validatorUrl: false,
+      // The page reads the same compact document as /openapi.json, not the plugin's inline copy.
+      uiHooks: {
+        onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+          if (request.routeOptions.url === DOCS_DOCUMENT) return sendDocument(reply);
+        },
+      },
     });
   });
 }

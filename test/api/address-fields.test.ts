@@ -26,6 +26,7 @@ import { mistypedChecksum } from '../helpers/eip55.ts';
 import type { Schema } from '../helpers/fuzz.ts';
 import { startGateway, UNLIMITED_PLAN_ENV } from '../helpers/gateway.ts';
 import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 
 type AddressSchema = Schema & { 'x-address'?: string };
 interface Parameter {
@@ -83,7 +84,7 @@ const gw = await startGateway({
 });
 afterAll(() => gw.close());
 const { token } = await gw.userToken(undefined, 'unlimited');
-const document = (await gw.request('GET', '/openapi.json')).body as {
+const document = dereferenced((await gw.request('GET', '/openapi.json')).body) as {
   paths: Record<string, Record<string, Operation>>;
 };
 

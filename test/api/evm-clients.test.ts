@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evmChain } from '../../src/chains/evm/chains.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 import { SHARED_EVM_CHAINS, type SharedEvmChain } from '../helpers/shared-evm-chains.ts';
 
@@ -272,7 +273,7 @@ describe.concurrent.each(CHAINS)('%s: answers name addresses checksummed', (chai
 
 describe('the OpenAPI document', () => {
   it('describes data.tx of a build field by field: legacy (type 0) or EIP-1559', async () => {
-    const doc = (await gw.request('GET', '/openapi.json')).body;
+    const doc = dereferenced((await gw.request('GET', '/openapi.json')).body);
     const ok = doc.paths['/api/v2/bsc/transactions/build'].post.responses['200'];
     const tx = ok.content['application/json'].schema.properties.data.properties.tx;
     const shapes = tx.anyOf as { title: string; required: string[]; additionalProperties: boolean }[];

@@ -35,6 +35,7 @@ import {
   type Schema,
 } from '../helpers/fuzz.ts';
 import { startInputProbeGateway } from '../helpers/input-probe-gateway.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 12);
 const FOCUSED_RUNS = Math.max(3, Math.ceil(RUNS / 6));
@@ -56,9 +57,9 @@ afterAll(() => gw.close());
 const { token } = await gw.userToken(undefined, 'unlimited');
 const { token: otherToken } = await gw.userToken();
 // DELETEs last: until then, what they could delete (the seeded addresses and webhooks) stays for the others.
-const operations = operationsOf((await gw.request('GET', '/openapi.json')).body as OpenApiDocument).sort(
-  (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
-);
+const operations = operationsOf(
+  dereferenced((await gw.request('GET', '/openapi.json')).body) as OpenApiDocument,
+).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
 
 // Things that exist, so that generated requests also reach stored addresses and webhooks, and requests
 // known to be accepted, for aimed requests to change one place of.

@@ -11,6 +11,7 @@ import { HOST_REQUIRED, TOO_MANY_CONNECTIONS } from '../../src/http/http-server.
 import { WORST_SHAPES } from '../helpers/fuzz.ts';
 import { startGateway, type TestGateway, testDatabase } from '../helpers/gateway.ts';
 import { OFFLINE_NODES_ENV } from '../helpers/offline-nodes.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { rawHttpExchange } from '../helpers/raw-http.ts';
 
@@ -147,7 +148,7 @@ describe('bodies are sized per route, and none within its limit holds the event 
     const many = await post('/api/v2/tron/transactions', `[${'0,'.repeat(5_000)}0]`, true);
     expect(many.status).toBe(413);
     expect(many.body.message).toBe('A JSON body may hold at most 4096 values');
-    const document = (await gw.request('GET', '/openapi.json')).body;
+    const document = dereferenced((await gw.request('GET', '/openapi.json')).body);
     expect(document.paths['/api/session'].post.responses['413'].description).toContain('4,096 bytes');
     expect(
       document.paths['/api/v2/{chain}/transactions/broadcast']?.post.responses['413'].description ??

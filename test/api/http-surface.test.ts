@@ -6,6 +6,7 @@ import { sendOk } from '../../src/http/envelope.ts';
 import { startMetricsServer } from '../../src/http/metrics-server.ts';
 import { routeSchema } from '../../src/http/route-schema.ts';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 
 /**
  * A route that echoes its validated body, to exercise the body parsers and validation through real HTTP
@@ -80,7 +81,7 @@ describe('envelope and routing', () => {
   });
 
   it('documents only the chains it serves; the others answer 404 wherever a chain is named', async () => {
-    const spec = (await gw.request('GET', '/openapi.json')).body;
+    const spec = dereferenced((await gw.request('GET', '/openapi.json')).body);
     const chainParam = spec.paths['/api/v2/{chain}/webhooks'].get.parameters.find(
       (p: { name: string }) => p.name === 'chain',
     );
@@ -274,7 +275,7 @@ describe('X-Network', () => {
   });
 
   it('is not read by public routes, which document neither it nor a 422', async () => {
-    const spec = (await gw.request('GET', '/openapi.json')).body;
+    const spec = dereferenced((await gw.request('GET', '/openapi.json')).body);
     for (const url of ['/healthz', '/readyz']) {
       expect((await gw.request('GET', url, { headers: { 'x-network': 'devnet' } })).status, url).toBe(200);
       expect(spec.paths[url].get.parameters, url).toBeUndefined();

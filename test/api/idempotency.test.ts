@@ -14,6 +14,7 @@ import { createLogger } from '../../src/logger.ts';
 import { IdempotencyKeys, RECOVERED_MESSAGE } from '../../src/services/idempotency-keys.ts';
 import { NOT_SENT_MESSAGE, NOT_SENT_STATUS, SendSettler } from '../../src/services/send-settler.ts';
 import { type ApiResponse, freshDatabase, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
 
 /**
@@ -502,7 +503,7 @@ describe('creates with an Idempotency-Key', () => {
   });
 
   it('the API description documents the header and the 409 where it is taken', async () => {
-    const document = (await gw.request('GET', '/openapi.json')).body;
+    const document = dereferenced((await gw.request('GET', '/openapi.json')).body);
     const send = document.paths['/api/v2/ethereum/transactions'].post;
     expect(send.parameters.map((p: { name: string }) => p.name)).toContain('idempotency-key');
     expect(send.responses['409']).toBeDefined();

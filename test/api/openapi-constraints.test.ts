@@ -13,6 +13,7 @@ import { servedChains } from '../../src/chains/families.ts';
 import { strictValidatorCompiler } from '../../src/http/strict-validation.ts';
 import type { Schema } from '../helpers/fuzz.ts';
 import { startInputProbeGateway } from '../helpers/input-probe-gateway.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 
 interface Parameter {
   name: string;
@@ -107,7 +108,7 @@ const validatorOf = (schema: Schema): ValidateFunction => {
   const validate = compileValidator({ schema: wrapped, method: 'POST', url: '/', httpPart: 'body' });
   return (value) => validate({ field: value }) === true;
 };
-const document = (await gw.request('GET', '/openapi.json')).body as {
+const document = dereferenced((await gw.request('GET', '/openapi.json')).body) as {
   paths: Record<string, Record<string, Operation>>;
 };
 

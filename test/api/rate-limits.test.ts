@@ -3,6 +3,7 @@ import net from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiResponse, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { dereferenced } from '../helpers/openapi-document.ts';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -156,7 +157,7 @@ describe('rate limits in one instance', () => {
   });
 
   it('documents the rate limit in the OpenAPI', async () => {
-    const doc = (await gw.request('GET', '/openapi.json')).body;
+    const doc = dereferenced((await gw.request('GET', '/openapi.json')).body);
     expect(doc.info.description).toMatch(/\| 429 \|[^\n]*rate limit/);
     const tooMany = doc.paths['/api/account'].get.responses['429'];
     expect(tooMany.description).toMatch(/rate limit/);
