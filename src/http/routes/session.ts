@@ -80,6 +80,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           webhook_types: Type.Record(Type.String(), Type.Array(Type.String()), {
             description: "Per chain served, the transfer types its webhooks' `type` filter takes",
           }),
+          pending_chains: Type.Array(Type.String(), {
+            description:
+              'The chains served whose webhooks take `notify_pending` (a mempool to see transfers in)',
+          }),
         }),
       }),
     },
@@ -96,6 +100,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           signup_open: ctx.signIn.signupOpen,
           chains,
           webhook_types: Object.fromEntries(chains.map((chain) => [chain, [...webhookRules(chain).types]])),
+          pending_chains: chains.filter((chain) => webhookRules(chain).hasMempool),
         },
         'Session fetched',
       );
