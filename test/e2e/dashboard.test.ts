@@ -471,7 +471,10 @@ describe('the account dashboard', () => {
     const sends = page.getByTestId('transactions-table').locator('tbody tr');
     await poll(() => sends.first().locator('td').nth(2).textContent()).toBe('0.051');
     expect(await sends.count()).toBe(50);
-    expect(await sends.nth(1).locator('td').nth(2).textContent()).toBe('0.05');
+    // The sends went ten at a time: the ten before the last come next, in any order among themselves.
+    const shown = await sends.locator('td:nth-child(3)').allTextContents();
+    const trimmed = amounts.slice(40, 50).map((amount) => amount.replace(/0+$/, ''));
+    expect(new Set(shown.slice(1, 11))).toEqual(new Set(trimmed));
     expect(await sends.first().locator('td').nth(1).textContent()).toBe('ETH transfer');
     expect(await linesOf(sends.first().locator('td').first())).toBe(1);
     await shoot('transactions');

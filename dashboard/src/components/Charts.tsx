@@ -87,7 +87,7 @@ export function DeliveryHealthChart({ hours }: { hours: DeliveryHour[] }) {
         </span>
         ,{' '}
         <span class="legend legend-retried">
-          <span data-testid="health-retried">{total('retried')}</span> retries
+          <span data-testid="health-retried">{total('retried')}</span> retried
         </span>
         ; block to delivery <span data-testid="health-latency">{seconds(average)}</span> on average
         {slowest > 0 ? `, at most ${seconds(slowest)}` : ''}.

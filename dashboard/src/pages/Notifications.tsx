@@ -65,9 +65,11 @@ export function NotificationsPage(props: {
   const { chain, page } = props;
   const base = `/api/v2/${encodeURIComponent(chain)}/webhooks/notifications`;
   const lists = useLoad(async () => {
-    const [failed, all, stats] = await Promise.all([
+    // Every notification first, then the failed ones: a delivery that settles between the two reads is
+    // then either still under way in the first (and read again) or among the failed in the second.
+    const all = await api.page<Notification>(base, page);
+    const [failed, stats] = await Promise.all([
       api.page<Notification>(`${base}/failed`, 1),
-      api.page<Notification>(base, page),
       api.get<{ buckets: DeliveryHour[] }>(`/api/webhooks/stats?hours=24&chain=${encodeURIComponent(chain)}`),
     ]);
     return { failed, all, health: stats.buckets };
