@@ -213,5 +213,6 @@ describe('delivery health', () => {
     const other = await gw.request('GET', '/api/webhooks/stats', { token });
     expect(other.body.data.buckets.every((b: { failed: number }) => b.failed === 0)).toBe(true);
     expect((await gw.request('GET', '/api/webhooks/stats?hours=169', { token: own })).status).toBe(422);
+    expect((await gw.request('GET', '/api/webhooks/stats?chain=dogecoin', { token: own })).status).toBe(404);
   });
 });

@@ -249,8 +249,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     ),
     chain: Type.Optional(
       Type.String({
-        ...Chain,
-        description: `Only this chain's webhooks; default every chain. ${Chain.description}`,
+        description:
+          "Only this chain's webhooks; default every chain. A chain this gateway does not serve answers 404 `Unsupported blockchain`",
       }),
     ),
   });
