@@ -8,6 +8,7 @@ const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
 const postgresApiTests = [
   'auth',
   'bitcoin-concurrent-sends',
+  'dashboard-reads',
   'dashboard-session',
   'evm',
   'evm-reconcile',

@@ -2,6 +2,7 @@
  * The one way the dashboard talks to the gateway: same-origin requests with the session cookie, the
  * chosen network in X-Network, the CSRF token on every change, and the gateway's envelope unwrapped.
  */
+import { humanMessage } from './human-errors.ts';
 import { currentNetwork } from './network.ts';
 
 export interface FieldError {
@@ -16,10 +17,10 @@ export class ApiError extends Error {
   readonly retryAfter: number | null;
 
   constructor(status: number, message: string, errors: FieldError[] = [], retryAfter: number | null = null) {
-    super(message);
+    super(humanMessage(message));
     this.name = 'ApiError';
     this.status = status;
-    this.errors = errors;
+    this.errors = errors.map((error) => ({ field: error.field, message: humanMessage(error.message) }));
     this.retryAfter = retryAfter;
   }
 

@@ -25,7 +25,7 @@ function nextOf(location: Location): string {
 
 function SignedInPage({ location, session }: { location: Location; session: Session }) {
   const network = useNetwork();
-  const chain = chosenChain(location.query, session.chains);
+  const chain = chosenChain(location.query, session.chains, session.used_chains);
   const page = Math.max(1, Number(location.query.get('page')) || 1);
   const perChain = { chain, chains: session.chains, network };
   switch (location.path) {

@@ -12,6 +12,10 @@ export interface Session {
   chains: string[];
   /** Per chain, the transfer types its webhooks filter on. */
   webhook_types: Record<string, string[]>;
+  /** The chains the user has addresses or webhooks on, the first used first: where the pickers start. */
+  used_chains: string[];
+  /** The chains whose webhooks take `notify_pending` (they have a mempool). */
+  pending_chains: string[];
 }
 
 let session: Session | null = null;

@@ -5,7 +5,8 @@ import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
 import { nextPeriodStart, periodStart } from './periods.ts';
 import { planFromRow } from './plans.ts';
-import { RequestMeter } from './request-meter.ts';
+import { readRequestDays } from './request-days.ts';
+import { METER_FLUSH_MS, RequestMeter } from './request-meter.ts';
 
 /** Resources consumed per period. */
 export type MeteredResource = 'requests' | 'transactions';
@@ -43,7 +44,7 @@ export class QuotaService {
     private readonly dialect: Dialect,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.requests = new RequestMeter(db);
+    this.requests = new RequestMeter(db, METER_FLUSH_MS, now);
   }
 
   registerCounter(resource: HeldResource, counter: HeldCounter): void {
@@ -158,6 +159,27 @@ export class QuotaService {
         webhooks: left(plan.quotas.webhooks, await this.countHeld(userId, 'webhooks')),
       },
       resetsAt: nextPeriodStart(plan.period, now),
+    };
+  }
+
+  /**
+   * Requests per UTC day over the last `days` (today included, oldest first, days without any as 0), with
+   * the plan's request quota and the current period it counts, for the Account page's chart.
+   */
+  async requestUsage(userId: string, days: number) {
+    const plan = await this.planOf(userId);
+    const now = this.now();
+    const start = periodStart(plan.period, now);
+    const counts = await readRequestDays(this.db, userId, days, now);
+    // This process's units not written yet belong to today (the meter writes them within a quarter second).
+    const today = counts.at(-1);
+    if (today) today.requests += this.requests.unwritten(userId, start.toISOString());
+    return {
+      quota: plan.quotas.requests,
+      period: plan.period,
+      period_start: start.toISOString(),
+      period_end: nextPeriodStart(plan.period, now).toISOString(),
+      days: counts,
     };
   }
 

@@ -36,6 +36,7 @@ export class RequestMeter {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly flushMs = METER_FLUSH_MS,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Takes a unit when fewer than `limit` (null: unlimited) are used this period; false when spent. */
@@ -119,18 +120,34 @@ export class RequestMeter {
       count.unwritten -= delta;
       count.writing = delta;
       try {
-        const row = await this.db
-          .insertInto('quota_usage')
-          .values({ user_id: count.userId, period_start: count.periodStart, requests: Math.max(0, delta) })
-          .onConflict((oc) =>
-            oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => {
-              const total = eb('quota_usage.requests', '+', delta);
-              // A unit given back after its period's count was written never takes the count below 0.
-              return { requests: eb.case().when(total, '<', 0).then(0).else(total).end() };
-            }),
-          )
-          .returning('requests')
-          .executeTakeFirstOrThrow();
+        // The day's count moves with the period's, in one transaction: the chart never disagrees with the
+        // quota. Units given back after a write may land on the next interval's day (a unit at most).
+        const day = this.now().toISOString().slice(0, 10);
+        const row = await this.db.transaction().execute(async (trx) => {
+          const period = await trx
+            .insertInto('quota_usage')
+            .values({ user_id: count.userId, period_start: count.periodStart, requests: Math.max(0, delta) })
+            .onConflict((oc) =>
+              oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => {
+                const total = eb('quota_usage.requests', '+', delta);
+                // A unit given back after its period's count was written never takes the count below 0.
+                return { requests: eb.case().when(total, '<', 0).then(0).else(total).end() };
+              }),
+            )
+            .returning('requests')
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('request_days')
+            .values({ user_id: count.userId, day, requests: Math.max(0, delta) })
+            .onConflict((oc) =>
+              oc.columns(['user_id', 'day']).doUpdateSet((eb) => {
+                const total = eb('request_days.requests', '+', delta);
+                return { requests: eb.case().when(total, '<', 0).then(0).else(total).end() };
+              }),
+            )
+            .execute();
+          return period;
+        });
         count.stored = row.requests;
       } catch (error) {
         // Kept for the next interval: a database hiccup delays the count, it does not lose it.

@@ -43,8 +43,15 @@ export function PaginatedEnvelope<T extends TSchema>(item: T) {
  * built from the route's canonical `path`, never from the request's Host header or URL, which the client
  * writes (a hostile Host would otherwise become a link the answer hands out).
  */
-export function sendPage<T>(path: string, reply: StatusReply, page: Page<T>, message: string) {
-  const url = (n: number) => `${path}?page=${n}`;
+export function sendPage<T>(
+  path: string,
+  reply: StatusReply,
+  page: Page<T>,
+  message: string,
+  /** Other query parameters the page links keep (`order=desc`), already encoded. */
+  keep = '',
+) {
+  const url = (n: number) => `${path}?${keep ? `${keep}&` : ''}page=${n}`;
   const lastPage = Math.max(1, Math.ceil(page.total / page.perPage));
   const from = page.items.length === 0 ? null : (page.page - 1) * page.perPage + 1;
   const links = [

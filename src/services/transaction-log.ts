@@ -237,6 +237,7 @@ export class TransactionLog {
     chain: ChainName,
     network: Network,
     page: number,
+    order: 'asc' | 'desc' = 'asc',
     perPage = 50,
   ): Promise<Page<TransactionRecord>> {
     const scoped = this.db
@@ -249,7 +250,7 @@ export class TransactionLog {
       .innerJoin('users', 'users.id', 'transactions.user_id')
       .selectAll('transactions')
       .select('users.number as user_number')
-      .orderBy('transactions.id')
+      .orderBy('transactions.id', order)
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute();

@@ -13,6 +13,7 @@ export interface Database {
   user_passwords: UserPasswordsTable;
   sessions: SessionsTable;
   quota_usage: QuotaUsageTable;
+  request_days: RequestDaysTable;
   addresses: AddressesTable;
   wallets: WalletsTable;
   transactions: TransactionsTable;
@@ -108,6 +109,13 @@ export interface QuotaUsageTable {
   period_start: string;
   requests: Generated<number>;
   transactions: Generated<number>;
+}
+
+/** Requests per user and UTC day (`2026-11-28`): what the Account page charts. */
+export interface RequestDaysTable {
+  user_id: string;
+  day: string;
+  requests: Generated<number>;
 }
 
 export interface AddressesTable {

@@ -31,7 +31,10 @@ interface Received {
   answered: number;
 }
 
-/** A webhook receiver on loopback that answers 500 until told to answer 200, keeping every request. */
+/**
+ * A webhook receiver on loopback that answers 500 until told to answer 200, keeping every request; it can
+ * go down (connections refused) and come back on the same port.
+ */
 async function startReceiver() {
   const received: Received[] = [];
   let answer = 500;
@@ -45,13 +48,45 @@ async function startReceiver() {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hooks`,
+    port,
     received,
     answerWith(status: number) {
       answer = status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops listening and drops kept-alive connections: the next delivery is refused. */
+    down: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    up: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
+
+/** How many lines the text of the element takes (its rendered boxes at distinct heights). */
+function linesOf(locator: ReturnType<Page['locator']>): Promise<number> {
+  return locator.evaluate((element) => {
+    const range = element.ownerDocument.createRange();
+    range.selectNodeContents(element);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  });
+}
+
+/**
+ * How many selects on the page show less than their chosen text: its width in the select's font against the
+ * select's width less its padding and arrow.
+ */
+const CUT_SELECTS = `[...document.querySelectorAll('select')].filter((select) => {
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = getComputedStyle(select).font;
+  return context.measureText(select.selectedOptions[0]?.text ?? '').width > select.clientWidth - 36;
+}).length`;
 
 let sandbox: SandboxRun;
 let browser: Browser;
@@ -135,6 +170,12 @@ describe('the account dashboard', () => {
     await poll(() => page.url()).toBe(`${base}/dashboard/sign-in`);
     await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
     await shoot('sign-in', false);
+    // A favicon of its own, served with the dashboard (no other origin).
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toMatch(/^\/dashboard\/[\w.-]+\.svg$/);
+    const served = await fetch(`${base}${icon}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/svg+xml');
 
     await page.getByRole('link', { name: 'Create one' }).click();
     await page.getByLabel('Email').fill(email);
@@ -163,6 +204,11 @@ describe('the account dashboard', () => {
 
   it('creates an API token from the user menu, shows it once, and the API counts its calls', async () => {
     const before = await requestsLeft();
+    // Requests per day over 30 days against the quota, today's including this page's own.
+    await poll(() => page.getByTestId('usage-bar').count()).toBe(30);
+    await poll(async () =>
+      Number((await page.getByTestId('usage-today').textContent())?.replaceAll(',', '')),
+    ).toBeGreaterThan(0);
     await shoot('account');
 
     // The user menu by keyboard: Enter opens it on its first entry, the arrows move, Escape closes it.
@@ -214,6 +260,12 @@ describe('the account dashboard', () => {
     await nav.getByRole('link', { name: 'Addresses' }).click();
     await page.getByLabel('Chain').selectOption('ethereum');
     await poll(() => page.url()).toContain('chain=ethereum');
+    // The API's refusal in the form's words, not the validator's.
+    await page.getByLabel('Key password').fill('short');
+    await page.getByRole('button', { name: 'Create address' }).click();
+    const passwordError = page.locator('.field-error');
+    await poll(() => passwordError.textContent()).toContain('at least 8 characters');
+    expect(await passwordError.textContent()).not.toMatch(/must NOT|password field/);
     await page.getByLabel('Key password').fill('dashboard-test-1');
     await page.getByRole('button', { name: 'Create address' }).click();
     const notice = page.getByRole('status').filter({ hasText: /Address 0x\w+ created/ });
@@ -225,8 +277,29 @@ describe('the account dashboard', () => {
     await nav.getByRole('link', { name: 'Webhooks' }).click();
     // The chain chosen last is kept.
     await poll(() => page.getByLabel('Chain').inputValue()).toBe('ethereum');
+    // With no choice remembered (another browser), the pickers start where the user has addresses.
+    await page.evaluate("localStorage.removeItem('switchyard.chain')");
+    await page.goto(`${base}/dashboard/webhooks`);
+    await poll(() => page.getByLabel('Chain').inputValue()).toBe('ethereum');
     await page.getByRole('button', { name: 'New webhook' }).click();
+    const form = page.locator('form.webhook-form');
+    // Type is a choice of the chain's types; Ethereum has no mempool to notify from, so no such option.
+    const type = form.getByLabel('Type', { exact: true });
+    expect(await type.evaluate((element) => element.tagName)).toBe('SELECT');
+    const types = await type.locator('option').allTextContents();
+    expect(types[0]).toBe('Every type');
+    expect(types.length).toBeGreaterThan(2);
+    expect(await form.getByLabel(/first seen unconfirmed/).count()).toBe(0);
+    // On a phone no select's chosen text is cut off.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cutSelects = await page.evaluate(CUT_SELECTS);
+    expect(cutSelects).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // A refusal names the form's fields, not the API's.
     await page.getByLabel('URL').fill(receiver.url);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await poll(() => form.textContent()).toContain('token contract or token id');
+    expect(await form.textContent()).not.toMatch(/token_id|contractaddress/);
     await page.getByLabel('To', { exact: true }).fill(watched);
     await page.getByLabel('Retry').selectOption('none');
     await page.getByRole('button', { name: 'Create webhook' }).click();
@@ -264,14 +337,58 @@ describe('the account dashboard', () => {
     const firstTable = await page.locator('table').first().getAttribute('data-testid');
     expect(firstTable).toBe('failed-notifications');
     expect(await failedRows.first().textContent()).toContain('HTTP 500');
+
+    // With the receiver down, a Retry is refused: the page says so, with the reason the gateway holds,
+    // and no banner says it is on its way.
+    await receiver.down();
+    await failedRows.first().getByRole('button', { name: /Retry/ }).click();
+    const refused = `connect ECONNREFUSED 127.0.0.1:${receiver.port}`;
+    await poll(() => page.getByRole('alert').textContent(), 30_000).toContain(`failed again: ${refused}`);
+    expect(await page.locator('.banner-ok').count()).toBe(0);
+    await poll(() => failedRows.first().textContent()).toContain(refused);
+    await poll(() => page.getByTestId('health-failed').textContent()).toBe('2');
     await shoot('notifications');
 
+    // On a phone: the table says it scrolls, Retry stays in reach, a date stays on one line.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const failedBox = page
+      .locator('section.table-scroll')
+      .filter({ has: page.getByTestId('failed-notifications') });
+    await poll(() => failedBox.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await poll(() => page.locator('.scroll-hint').first().isVisible()).toBe(true);
+    expect(
+      await failedBox.evaluate(
+        (element) => element.ownerDocument.defaultView?.getComputedStyle(element).backgroundImage,
+      ),
+    ).toContain('gradient');
+    const retryButton = failedRows.first().getByRole('button', { name: /Retry/ });
+    // Scrolled down to the row only: the table itself stays where it starts.
+    await failedRows
+      .first()
+      .evaluate((row) => row.ownerDocument.defaultView?.scrollBy(0, row.getBoundingClientRect().top - 200));
+    const box = await retryButton.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    expect(await failedBox.evaluate((element) => element.scrollLeft)).toBe(0);
+    expect(await linesOf(failedRows.first().locator('td').nth(7))).toBe(1);
+    await shoot('notifications-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await receiver.up();
     receiver.answerWith(200);
     await failedRows.first().getByRole('button', { name: /Retry/ }).click();
     const allFirst = page.getByTestId('all-notifications').locator('tbody tr').first();
-    // The page follows a delivery under way on its own, until it settles.
+    // The page follows a delivery under way on its own, until it settles, and the banner with it.
     await poll(() => allFirst.getByTestId('notification-status').textContent(), 30_000).toBe('delivered');
     expect(await failedRows.count()).toBe(0);
+    await poll(() => page.locator('.banner-ok').textContent()).toContain('delivered.');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // Delivery health: one delivered, the two failures, the two Retries, and the time from block to delivery.
+    await poll(() => page.getByTestId('health-delivered').textContent()).toBe('1');
+    expect(await page.getByTestId('health-failed').textContent()).toBe('2');
+    expect(await page.getByTestId('health-retried').textContent()).toBe('2');
+    expect(await page.getByTestId('health-latency').textContent()).toMatch(/^\d+(\.\d)? s$/);
 
     // The receiver got the retry, signed with the webhook's secret (both signatures).
     const delivered = receiver.received.find((request) => request.answered === 200);
@@ -329,11 +446,37 @@ describe('the account dashboard', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Addresses' }).click();
     await poll(() => page.getByRole('table').count()).toBe(1);
+    // Each address with its balance, read from the API: the faucet's 0.5 ETH, trimmed.
+    await poll(() => page.getByTestId('balance').first().textContent()).toBe('0.5 ETH');
     await shoot('addresses');
 
+    // 51 sends the node refuses (an empty address), kept in the history: the newest come first.
+    const empty = await callApi('POST', '/api/v2/ethereum/addresses', {});
+    const [keyless] = empty.body.data as unknown as { address: string; privateKey: string }[];
+    const amounts = Array.from({ length: 51 }, (_, i) => `0.${String(i + 1).padStart(3, '0')}`);
+    for (let i = 0; i < amounts.length; i += 10) {
+      await Promise.all(
+        amounts.slice(i, i + 10).map((amount) =>
+          callApi('POST', '/api/v2/ethereum/transactions', {
+            from: keyless!.address,
+            to: keyless!.address,
+            amount,
+            privatekey: keyless!.privateKey,
+          }),
+        ),
+      );
+    }
     await nav.getByRole('link', { name: 'Transactions' }).click();
     await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
-    await poll(() => page.getByText('No Ethereum transactions').count()).toBe(1);
+    const sends = page.getByTestId('transactions-table').locator('tbody tr');
+    await poll(() => sends.first().locator('td').nth(2).textContent()).toBe('0.051');
+    expect(await sends.count()).toBe(50);
+    // The sends went ten at a time: the ten before the last come next, in any order among themselves.
+    const shown = await sends.locator('td:nth-child(3)').allTextContents();
+    const trimmed = amounts.slice(40, 50).map((amount) => amount.replace(/0+$/, ''));
+    expect(new Set(shown.slice(1, 11))).toEqual(new Set(trimmed));
+    expect(await sends.first().locator('td').nth(1).textContent()).toBe('ETH transfer');
+    expect(await linesOf(sends.first().locator('td').first())).toBe(1);
     await shoot('transactions');
 
     // The network switch is in the header of every page and changes what the pages show.

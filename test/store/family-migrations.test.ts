@@ -28,6 +28,7 @@ const RELEASED = [
   '0015_evm_mined_nonce',
   '0016_bitcoin_reservations_by_spender',
   '0017_sponsorship',
+  '0018_request_days',
 ];
 
 const databases: TestDatabase[] = [];

@@ -17,8 +17,11 @@ export function chainName(chain: string): string {
 
 const KEY = 'switchyard.chain';
 
-/** The chain a per-chain page shows: the URL's ?chain=, else the last one chosen, else the first served. */
-export function chosenChain(query: URLSearchParams, chains: string[]): string {
+/**
+ * The chain a per-chain page shows: the URL's ?chain=, else the last one chosen, else the first the user has
+ * addresses or webhooks on, else the first served.
+ */
+export function chosenChain(query: URLSearchParams, chains: string[], used: readonly string[] = []): string {
   const asked = query.get('chain');
   if (asked && chains.includes(asked)) return asked;
   let last: string | null = null;
@@ -28,7 +31,7 @@ export function chosenChain(query: URLSearchParams, chains: string[]): string {
     last = null;
   }
   if (last && chains.includes(last)) return last;
-  return chains[0] ?? 'tron';
+  return used.find((chain) => chains.includes(chain)) ?? chains[0] ?? 'tron';
 }
 
 /** Chooses the chain of a per-chain page; the choice goes into the URL (and is remembered, not a secret). */

@@ -1,4 +1,4 @@
-import { useId, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api.ts';
 import { useSession } from '../session.ts';
 import { ErrorBanner } from './ErrorBanner.tsx';
@@ -65,7 +65,9 @@ export function WebhookForm(props: {
   const [error, setError] = useState<ApiError | null>(null);
   const [other, setOther] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const typesId = useId();
+  const types = session?.webhook_types[props.chain] ?? [];
+  // The API takes notify_pending only on chains with a mempool (it answers 422 elsewhere).
+  const pendingAllowed = session?.pending_chains.includes(props.chain) ?? false;
   const set =
     <K extends keyof WebhookBody>(key: K) =>
     (value: WebhookBody[K]) =>
@@ -128,26 +130,17 @@ export function WebhookForm(props: {
       </fieldset>
       <fieldset>
         <legend>Options</legend>
-        <div class="field">
-          <label for={`${typesId}-type`}>Type</label>
-          <input
-            id={`${typesId}-type`}
-            value={body.type}
-            list={typesId}
-            onInput={(event) => set('type')((event.currentTarget as HTMLInputElement).value)}
-            aria-describedby={`${typesId}-type-hint`}
-            aria-invalid={fieldError('type') ? 'true' : undefined}
-          />
-          <datalist id={typesId}>
-            {(session?.webhook_types[props.chain] ?? []).map((type) => (
-              <option key={type} value={type} />
-            ))}
-          </datalist>
-          <p class="hint" id={`${typesId}-type-hint`}>
-            Empty: every type.
-          </p>
-          {fieldError('type') && <p class="field-error">{fieldError('type')}</p>}
-        </div>
+        <SelectField
+          label="Type"
+          value={body.type}
+          onChange={set('type')}
+          options={[
+            { value: '', label: 'Every type' },
+            ...types.map((type) => ({ value: type, label: type })),
+          ]}
+          hint={`The transfers ${props.chain} webhooks can filter on.`}
+          error={fieldError('type')}
+        />
         <Field
           label="Confirmations"
           type="number"
@@ -162,9 +155,14 @@ export function WebhookForm(props: {
           value={body.retry}
           onChange={set('retry')}
           options={[
-            { value: 'none', label: 'None: a failed notification waits for a manual retry' },
-            { value: 'backoff', label: 'Backoff: retried automatically (5 s … 10 h)' },
+            { value: 'none', label: 'None (retry by hand)' },
+            { value: 'backoff', label: 'Backoff (automatic)' },
           ]}
+          hint={
+            body.retry === 'backoff'
+              ? 'A failed notification is sent again on its own, from 5 s up to 10 h apart.'
+              : 'A failed notification waits until you retry it on the Notifications page.'
+          }
           error={fieldError('retry')}
         />
         <CheckField
@@ -172,11 +170,13 @@ export function WebhookForm(props: {
           checked={body.notify_reverted}
           onChange={set('notify_reverted')}
         />
-        <CheckField
-          label="Also notify when a transfer is first seen unconfirmed (chains with a mempool)"
-          checked={body.notify_pending}
-          onChange={set('notify_pending')}
-        />
+        {pendingAllowed && (
+          <CheckField
+            label="Also notify when a transfer is first seen unconfirmed (in the mempool)"
+            checked={body.notify_pending}
+            onChange={set('notify_pending')}
+          />
+        )}
       </fieldset>
       <div class="actions">
         <button type="button" onClick={props.onCancel}>

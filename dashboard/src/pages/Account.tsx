@@ -1,4 +1,5 @@
 import { api } from '../api.ts';
+import { type RequestDay, RequestUsageChart } from '../components/Charts.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
 import { QuotaBar } from '../components/QuotaBar.tsx';
@@ -33,6 +34,12 @@ interface AccountInfo {
   sponsored_fees: SponsoredFee[];
 }
 
+interface RequestUsage {
+  quota: number | null;
+  period_start: string;
+  days: RequestDay[];
+}
+
 interface Plan {
   name: string;
   period: string;
@@ -58,11 +65,12 @@ const STATUS_TEXT: Record<string, string> = {
 export function AccountPage(props: { chains: string[]; network: Network }) {
   useTitle('Account');
   const { data, error, loading, reload } = useLoad(async () => {
-    const [account, plan] = await Promise.all([
+    const [account, plan, usage] = await Promise.all([
       api.get<AccountInfo>('/api/account'),
       api.get<Plan>('/api/account/plan'),
+      api.get<RequestUsage>('/api/account/usage?days=30'),
     ]);
-    return { account, plan };
+    return { account, plan, usage };
   }, []);
 
   return (
@@ -79,6 +87,7 @@ export function AccountPage(props: { chains: string[]; network: Network }) {
         <AccountDetails
           account={data.account}
           plan={data.plan}
+          usage={data.usage}
           chains={props.chains}
           network={props.network}
         />
@@ -90,11 +99,13 @@ export function AccountPage(props: { chains: string[]; network: Network }) {
 function AccountDetails({
   account,
   plan,
+  usage,
   chains,
   network,
 }: {
   account: AccountInfo;
   plan: Plan;
+  usage: RequestUsage;
   chains: string[];
   network: Network;
 }) {
@@ -132,6 +143,15 @@ function AccountDetails({
         <p class="hint">
           Every API call uses one request, the dashboard's own included. Addresses and webhooks count while
           they exist.
+        </p>
+      </section>
+
+      <section class="card card-wide" aria-labelledby="usage-title">
+        <h2 id="usage-title">Requests per day</h2>
+        <RequestUsageChart days={usage.days} quota={usage.quota} periodStart={usage.period_start} />
+        <p class="hint">
+          Bars: requests each day (UTC), the last 30 days. Line: what this {plan.period} has used so far
+          {usage.quota === null ? '.' : '; dashed: its quota.'}
         </p>
       </section>
 

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, messageOf } from '../api.ts';
+import { Balance } from '../components/Balance.tsx';
 import { ChainPicker, chainName } from '../components/ChainPicker.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { DataTable } from '../components/DataTable.tsx';
@@ -115,10 +116,15 @@ export function AddressesPage(props: { chain: string; chains: string[]; network:
               ),
             },
             {
+              header: 'Balance',
+              nowrap: true,
+              cell: (row) => <Balance chain={chain} address={row.address} />,
+            },
+            {
               header: 'Key',
               cell: (row) => (row.secured ? 'Stored, password protected' : 'Not stored (unsecure)'),
             },
-            { header: 'Created', cell: (row) => formatDate(row.created_at) },
+            { header: 'Created', nowrap: true, cell: (row) => formatDate(row.created_at) },
           ]}
         />
       )}

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, type Paged } from '../api.ts';
 import { ChainPicker, chainName } from '../components/ChainPicker.tsx';
+import { DeliveryHealthChart, type DeliveryHour } from '../components/Charts.tsx';
 import { type Column, DataTable, Pager } from '../components/DataTable.tsx';
 import { ErrorBanner, Notice } from '../components/ErrorBanner.tsx';
-import { formatDate, shorten } from '../format.ts';
+import { formatDate, shorten, trimAmount } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import type { Network } from '../network.ts';
 import { href, navigate } from '../router.ts';
@@ -27,6 +28,28 @@ interface Notification {
   created_at: string;
 }
 
+/** The receiver's last answer: its HTTP status, or why there was none (refused, timed out, no such host). */
+function LastAnswer({ row }: { row: Notification }) {
+  if (row.response_status !== null) return <span title={row.response ?? ''}>HTTP {row.response_status}</span>;
+  if (row.response) return <span class="answer-error">{row.response}</span>;
+  return <>—</>;
+}
+
+/** What became of the notification retried last: under way, delivered, or failed again (and why). */
+function RetryOutcome({ notification }: { notification: Notification | null }) {
+  if (notification === null) return <Notice message={null} />;
+  const which = `Notification for ${shorten(notification.txid)}`;
+  if (notification.status === 'delivered') return <Notice message={`${which} delivered.`} />;
+  if (notification.status === 'failed') {
+    const why =
+      notification.response_status !== null
+        ? `HTTP ${notification.response_status}`
+        : (notification.response ?? 'no answer');
+    return <ErrorBanner message={`${which} failed again: ${why}.`} />;
+  }
+  return <Notice message={`${which} queued for delivery…`} />;
+}
+
 /** A delivery still under way: the page looks again shortly until it settles. */
 const IN_FLIGHT = new Set(['pending', 'delivering']);
 const POLL_MS = 1500;
@@ -42,17 +65,23 @@ export function NotificationsPage(props: {
   const { chain, page } = props;
   const base = `/api/v2/${encodeURIComponent(chain)}/webhooks/notifications`;
   const lists = useLoad(async () => {
-    const [failed, all] = await Promise.all([
+    // Every notification first, then the failed ones: a delivery that settles between the two reads is
+    // then either still under way in the first (and read again) or among the failed in the second.
+    const all = await api.page<Notification>(base, page);
+    const [failed, stats] = await Promise.all([
       api.page<Notification>(`${base}/failed`, 1),
-      api.page<Notification>(base, page),
+      api.get<{ buckets: DeliveryHour[] }>(`/api/webhooks/stats?hours=24&chain=${encodeURIComponent(chain)}`),
     ]);
-    return { failed, all };
+    return { failed, all, health: stats.buckets };
   }, [base, page]);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [retried, setRetried] = useState<Notification | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
 
-  const inFlight = lists.data?.all.data.some((row) => IN_FLIGHT.has(row.status)) ?? false;
+  const rows = [...(lists.data?.failed.data ?? []), ...(lists.data?.all.data ?? [])];
+  const inFlight = rows.some((row) => IN_FLIGHT.has(row.status));
+  // The banner after a Retry says what became of that notification, as the page last read it.
+  const retriedNow = retried ? (rows.find((row) => row.id === retried.id) ?? retried) : null;
   useEffect(() => {
     if (!inFlight || lists.loading) return;
     const timer = setTimeout(() => void lists.reload(), POLL_MS);
@@ -62,10 +91,10 @@ export function NotificationsPage(props: {
   const retry = async (notification: Notification) => {
     setRetrying(notification.id);
     setError(null);
-    setNotice(null);
+    setRetried(null);
     try {
       await api.post(`${base}/${encodeURIComponent(notification.id)}/retry`);
-      setNotice(`Notification for ${shorten(notification.txid)} queued for delivery.`);
+      setRetried({ ...notification, status: 'pending' });
       await lists.reload();
     } catch (caught) {
       setError(messageOf(caught));
@@ -84,27 +113,24 @@ export function NotificationsPage(props: {
       ),
     },
     { header: 'Event', cell: (row) => row.event },
-    { header: 'Amount', cell: (row) => `${row.amount} ${row.type}` },
+    { header: 'Amount', nowrap: true, cell: (row) => `${trimAmount(row.amount)} ${row.type}` },
     { header: 'To', mono: true, cell: (row) => <span title={row.to ?? ''}>{shorten(row.to)}</span> },
     { header: 'Transaction', mono: true, cell: (row) => <span title={row.txid}>{shorten(row.txid)}</span> },
     { header: 'Attempts', cell: (row) => String(row.attempts) },
     {
       header: 'Last answer',
-      cell: (row) =>
-        row.response_status === null ? (
-          '—'
-        ) : (
-          <span title={row.response ?? ''}>HTTP {row.response_status}</span>
-        ),
+      cell: (row) => <LastAnswer row={row} />,
     },
     {
       header: withRetry ? 'Created' : 'Delivered',
+      nowrap: true,
       cell: (row) => formatDate(withRetry ? row.created_at : row.delivered_at),
     },
     ...(withRetry
       ? [
           {
             header: 'Actions',
+            sticky: true,
             cell: (row: Notification) => (
               <button
                 type="button"
@@ -136,7 +162,13 @@ export function NotificationsPage(props: {
         on its own (unless its webhook retries with backoff): retry it here once the receiver is fixed.
       </p>
       <ErrorBanner message={error ?? lists.error} />
-      <Notice message={notice} />
+      <RetryOutcome notification={retriedNow} />
+      {lists.data && (
+        <section aria-labelledby="health-title">
+          <h2 id="health-title">Delivery health</h2>
+          <DeliveryHealthChart hours={lists.data.health} />
+        </section>
+      )}
       {lists.data && failed && (
         <>
           <section aria-labelledby="failed-title">

@@ -2,7 +2,7 @@ import { api } from '../api.ts';
 import { ChainPicker, chainName } from '../components/ChainPicker.tsx';
 import { DataTable, Pager } from '../components/DataTable.tsx';
 import { ErrorBanner } from '../components/ErrorBanner.tsx';
-import { formatDate, shorten } from '../format.ts';
+import { formatDate, isWalletSource, shorten, transactionType, trimAmount } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import type { Network } from '../network.ts';
 import { href, navigate } from '../router.ts';
@@ -20,12 +20,12 @@ interface HistoryRecord {
   created_at: string;
 }
 
-/** What was sent through the gateway on one chain, newest first, failures included. */
+/** What was sent through the gateway on one chain, newest first (the API's `order=desc`), failures included. */
 export function TransactionsPage(props: { chain: string; chains: string[]; network: Network; page: number }) {
   useTitle('Transactions');
   const { chain, page } = props;
   const list = useLoad(
-    () => api.page<HistoryRecord>(`/api/v2/${encodeURIComponent(chain)}/transactions`, page),
+    () => api.page<HistoryRecord>(`/api/v2/${encodeURIComponent(chain)}/transactions?order=desc`, page),
     [chain, page],
   );
   return (
@@ -43,14 +43,20 @@ export function TransactionsPage(props: { chain: string; chains: string[]; netwo
         <>
           <DataTable
             caption={`${chainName(chain)} transactions`}
+            testId="transactions-table"
             rows={list.data.data}
             rowKey={(row) => String(row.id)}
             empty={`No ${chainName(chain)} transactions on ${props.network} yet.`}
             rowClass={(row) => (row.httpStatus && !row.httpStatus.startsWith('2') ? 'row-failed' : undefined)}
             columns={[
-              { header: 'When', cell: (row) => formatDate(row.created_at) },
-              { header: 'Type', cell: (row) => row.type },
-              { header: 'Amount', cell: (row) => row.amount ?? (row.tokenid ? `token ${row.tokenid}` : '—') },
+              { header: 'When', nowrap: true, cell: (row) => formatDate(row.created_at) },
+              { header: 'Type', cell: (row) => transactionType(chain, row.type) },
+              {
+                header: 'Amount',
+                nowrap: true,
+                cell: (row) =>
+                  row.amount !== null ? trimAmount(row.amount) : row.tokenid ? `token ${row.tokenid}` : '—',
+              },
               {
                 header: 'To',
                 mono: true,
@@ -58,8 +64,14 @@ export function TransactionsPage(props: { chain: string; chains: string[]; netwo
               },
               {
                 header: 'From',
-                mono: true,
-                cell: (row) => <span title={row.from ?? ''}>{shorten(row.from)}</span>,
+                cell: (row) =>
+                  isWalletSource(chain, row.from) ? (
+                    <span class="wallet-source">Wallet {row.from}</span>
+                  ) : (
+                    <span class="mono" title={row.from ?? ''}>
+                      {shorten(row.from)}
+                    </span>
+                  ),
               },
               {
                 header: 'Transaction',

@@ -47,6 +47,31 @@ const AccountInfo = Type.Object({
   ),
 });
 
+const UsageQuery = Type.Object({
+  days: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 366,
+      default: 30,
+      description: 'How many UTC days back, today included',
+    }),
+  ),
+});
+
+const RequestUsage = Type.Object({
+  quota: Quota,
+  period: Type.String({ description: 'day, month or year: how often the requests quota resets' }),
+  period_start: Type.String({ description: 'Start of the current quota period (ISO)' }),
+  period_end: Type.String({ description: 'When the quota resets next (ISO)' }),
+  days: Type.Array(
+    Type.Object({
+      day: Type.String({ description: 'UTC date, YYYY-MM-DD' }),
+      requests: Type.Integer({ description: 'Requests counted that day, this one included' }),
+    }),
+    { description: 'Oldest first, one per day, today last; a day without requests is 0' },
+  ),
+});
+
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/account',
@@ -66,6 +91,24 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const sponsored_fees = await ctx.sponsorship.allowances(request.userId);
       return sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched');
     },
+  );
+
+  app.get(
+    '/api/account/usage',
+    {
+      config: { whileLapsed: true },
+      schema: routeSchema({
+        summary: "Requests used per day, against the plan's requests quota",
+        description:
+          "Per UTC day over the last `days`, the requests counted against the quota (every API call, the dashboard's included), with the quota and its current period. Counts are written in batches within a quarter second.",
+        tags: ['account'],
+        querystring: UsageQuery,
+        data: RequestUsage,
+        whileLapsed: true,
+      }),
+    },
+    async (request, reply) =>
+      sendOk(reply, await ctx.quotas.requestUsage(request.userId, request.query.days ?? 30), 'Usage fetched'),
   );
 
   app.get(

@@ -80,6 +80,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           webhook_types: Type.Record(Type.String(), Type.Array(Type.String()), {
             description: "Per chain served, the transfer types its webhooks' `type` filter takes",
           }),
+          used_chains: Type.Array(Type.String(), {
+            description:
+              'The chains the signed-in user has addresses or webhooks on (any network), the first used first; empty when signed out',
+          }),
+          pending_chains: Type.Array(Type.String(), {
+            description:
+              'The chains served whose webhooks take `notify_pending` (a mempool to see transfers in)',
+          }),
         }),
       }),
     },
@@ -96,6 +104,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           signup_open: ctx.signIn.signupOpen,
           chains,
           webhook_types: Object.fromEntries(chains.map((chain) => [chain, [...webhookRules(chain).types]])),
+          used_chains: user === null ? [] : await usedChains(ctx, user.id, chains),
+          pending_chains: chains.filter((chain) => webhookRules(chain).hasMempool),
         },
         'Session fetched',
       );
@@ -182,3 +192,18 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
   );
 };
+
+/** The served chains a user has addresses or webhooks on, by when each was first used (the dashboard opens there). */
+async function usedChains(ctx: AppContext, userId: string, served: readonly string[]): Promise<string[]> {
+  const { db } = ctx.store;
+  const firstUse = (table: 'addresses' | 'webhooks') =>
+    db
+      .selectFrom(table)
+      .select(['chain', (eb) => eb.fn.min('created_at').as('first')])
+      .where('user_id', '=', userId)
+      .groupBy('chain')
+      .execute();
+  const rows = [...(await firstUse('addresses')), ...(await firstUse('webhooks'))];
+  rows.sort((a, b) => (String(a.first) < String(b.first) ? -1 : 1));
+  return [...new Set(rows.map((row) => row.chain))].filter((chain) => served.includes(chain));
+}

@@ -9,6 +9,7 @@ import { ApiError } from '../../errors.ts';
 import { toJsonText } from '../../json/json-text.ts';
 import { webhookRules } from '../../webhooks/chain-rules.ts';
 import { retryFailedNotification } from '../../webhooks/delivery-commands.ts';
+import { deliveryStats } from '../../webhooks/delivery-stats.ts';
 import { type WebhookInput, webhookInputSchema } from '../../webhooks/webhook-input.ts';
 import { sendOk } from '../envelope.ts';
 import { PageQuery, PaginatedEnvelope, sendPage } from '../pagination.ts';
@@ -236,6 +237,75 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       },
     );
   }
+
+  const StatsQuery = Type.Object({
+    hours: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 168,
+        default: 24,
+        description: 'How many hours back, this one included',
+      }),
+    ),
+    chain: Type.Optional(
+      Type.String({
+        description:
+          "Only this chain's webhooks; default every chain. A chain this gateway does not serve answers 404 `Unsupported blockchain`",
+      }),
+    ),
+  });
+  const DeliveryHour = Type.Object({
+    hour: Type.String({ description: "The hour's start (ISO, UTC)" }),
+    delivered: Type.Integer({ description: 'Attempts answered 2xx (one per notification delivered)' }),
+    failed: Type.Integer({
+      description: 'Attempts without a 2xx: another status, a timeout, a refused connection',
+    }),
+    retried: Type.Integer({
+      description: "Attempts that were not their notification's first (backoff or Retry)",
+    }),
+    latency_ms: Type.Object(
+      {
+        average: Type.Union([Type.Integer(), Type.Null()]),
+        max: Type.Union([Type.Integer(), Type.Null()]),
+      },
+      {
+        description:
+          'Milliseconds from the block time of each `transfer` notification delivered this hour to its delivery (its first 2xx); null: none delivered',
+      },
+    ),
+  });
+  app.get(
+    '/api/webhooks/stats',
+    {
+      schema: routeSchema({
+        summary:
+          'Delivery health of your webhooks per hour: delivered, failed, retried, block-to-delivery latency',
+        description:
+          'On the network X-Network names, every chain or the one `chain` names; oldest hour first, the current hour last, hours without attempts as zeros.',
+        tags,
+        querystring: StatsQuery,
+        data: Type.Object({
+          hours: Type.Integer(),
+          chain: Type.Union([Type.String(), Type.Null()]),
+          network: Type.String(),
+          buckets: Type.Array(DeliveryHour),
+        }),
+        errors: [404],
+      }),
+    },
+    async (request, reply) => {
+      const chain = request.query.chain === undefined ? null : chainOf(request.query.chain);
+      const hours = request.query.hours ?? 24;
+      const buckets = await deliveryStats(ctx.store.db, ctx.store.dialect, {
+        userId: request.userId,
+        network: request.network,
+        chain,
+        hours,
+        now: new Date(),
+      });
+      return sendOk(reply, { hours, chain, network: request.network, buckets }, 'Delivery stats fetched');
+    },
+  );
 
   /** The schema of an operation on the one webhook (or notification) its path names. */
   const oneWebhook = (summary: string, data: TSchema, description?: string) =>

@@ -12,6 +12,7 @@ import { idempotencyKeys } from './0011_idempotency_keys.ts';
 import { planRates } from './0012_plan_rates.ts';
 import { unsettledSends } from './0013_unsettled_sends.ts';
 import { sponsorship } from './0017_sponsorship.ts';
+import { requestDays } from './0018_request_days.ts';
 
 export type Migrations = Readonly<Record<string, Migration>>;
 
@@ -34,6 +35,7 @@ export const sharedMigrations: Migrations = {
   '0012_plan_rates': planRates,
   '0013_unsettled_sends': unsettledSends,
   '0017_sponsorship': sponsorship,
+  '0018_request_days': requestDays,
 };
 
 /**

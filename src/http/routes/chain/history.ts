@@ -6,7 +6,19 @@ import { routeSchema } from '../../route-schema.ts';
 import { historyRecord } from '../history-record.ts';
 import type { ChainRoutesOptions } from './options.ts';
 
-/** The history of one chain: what the caller sent through the gateway, newest first, failures included. */
+/** A page of the history, in the order asked: oldest first unless `order=desc` (Chaingateway's order). */
+const HistoryQuery = Type.Object({
+  ...PageQuery.properties,
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      default: 'asc',
+      description:
+        '`asc` (default): oldest first, as Chaingateway lists; `desc`: newest first, so page 1 has the latest',
+    }),
+  ),
+});
+
+/** The history of one chain: what the caller sent through the gateway, failures included. */
 export const chainHistoryRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> = async (
   app,
   { ctx, chain, family },
@@ -24,7 +36,7 @@ export const chainHistoryRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
       schema: routeSchema({
         summary: 'Transactions made through this gateway, failures included, 50 per page',
         tags: [chain],
-        querystring: PageQuery,
+        querystring: HistoryQuery,
         data: Type.Array(HistoryRecord),
         successBody: PaginatedEnvelope(HistoryRecord),
       }),
@@ -35,6 +47,7 @@ export const chainHistoryRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
         chain,
         request.network,
         request.query.page ?? 1,
+        request.query.order ?? 'asc',
       );
       const items = page.items.map((item) => ({ ...item, amount: readAmount(item.type, item.amount) }));
       return sendPage(
@@ -42,6 +55,7 @@ export const chainHistoryRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions> =
         reply,
         { ...page, items },
         'Succesfully parsed transactions',
+        request.query.order === 'desc' ? 'order=desc' : '',
       );
     },
   );
