@@ -48,8 +48,8 @@ export function sectionNames(chains: readonly string[]): string[] {
 function componentOf(ref: string): [string, string] | undefined {
   const match = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref);
   if (match === null) return undefined;
-  const unescape = (step: string) => step.replaceAll('~1', '/').replaceAll('~0', '~');
-  return [unescape(match[1]!), unescape(match[2]!)];
+  const unescaped = (step: string) => step.replaceAll('~1', '/').replaceAll('~0', '~');
+  return [unescaped(match[1]!), unescaped(match[2]!)];
 }
 
 /** Every `$ref` and security scheme name within `value`. */

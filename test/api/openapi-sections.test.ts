@@ -40,7 +40,7 @@ function reachable(section: Json): Record<string, string[]> {
   const byKind: Record<string, string[]> = {};
   for (const ref of found) {
     const [, , kind, name] = ref.split('/');
-    (byKind[kind!] ??= []).push(name!);
+    byKind[kind!] = [...(byKind[kind!] ?? []), name!];
   }
   if (schemes.size > 0) byKind['securitySchemes'] = [...schemes];
   return byKind;
