@@ -82,6 +82,18 @@ describe('/docs in a browser', () => {
       const tron = await page.locator('.opblock-tag').allTextContents();
       expect(tron.some((tag) => tag.startsWith('webhooks'))).toBe(false);
       expect(page.url()).toContain('urls.primaryName=Tron');
+
+      // A deep link within a section: the tag opened, with the section in the address, opens again.
+      await page.locator('.opblock-tag', { hasText: 'tron staking' }).click();
+      await page.waitForURL(/#\/tron%20staking$/);
+      const link = page.url();
+      const again = await browser.newPage();
+      again.on('pageerror', (error) => problems.push(error.message));
+      await again.goto(link);
+      await again
+        .locator('.opblock-tag-section.is-open .opblock-tag', { hasText: 'tron staking' })
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      expect(await again.locator('.opblock-tag-section.is-open').count()).toBe(1);
       expect(problems).toEqual([]);
       expect(elsewhere).toEqual([]);
     } finally {
