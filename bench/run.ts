@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { authenticatedRead } from './authenticated-read.ts';
 import { deliveryThroughput } from './delivery-throughput.ts';
+import { docsPage } from './docs-page.ts';
 import { eventLoopSends } from './event-loop-sends.ts';
 import { jsonBody } from './json-body.ts';
 import { matcherAtScale } from './matcher.ts';
@@ -17,6 +18,7 @@ const BENCHMARKS: Benchmark[] = [
   deliveryThroughput,
   eventLoopSends,
   jsonBody,
+  docsPage,
 ];
 
 const fmt = (n: number) =>

@@ -1,8 +1,9 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import swaggerUi, { type FastifySwaggerUiConfigOptions } from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import packageJson from '../../package.json' with { type: 'json' };
 import { familyOf, servedChains } from '../chains/families.ts';
+import { sectionNames, sectionTitle, splitIntoSections } from './openapi-sections.ts';
 import { shareRepeatedParts } from './openapi-shared-parts.ts';
 import { documentBodyStatuses } from './route-schema.ts';
 
@@ -67,28 +68,59 @@ export const DOCS_PREFIX = '/docs';
 /** Where Swagger UI reads the document it shows. */
 const DOCS_DOCUMENT = `${DOCS_PREFIX}/json`;
 
+/** Where each section of the document is served: `/openapi/tron.json`, `/openapi/general.json`... */
+export const sectionUrl = (name: string) => `/openapi/${name}.json`;
+
 /**
  * The document as served: @fastify/swagger's (`app.swagger()`, every schema inline as the routes declare
- * it) with its repeated parts as components, serialized once. It cannot change once the routes are
- * registered, so one Buffer answers every request (and its compressed forms are kept with it).
+ * it) with its repeated parts as components, serialized once; and its sections, split from it once when
+ * the first is asked for. Neither can change once the routes are registered, so one Buffer answers every
+ * request (and its compressed forms are kept with it).
  */
-function servedDocument(app: FastifyInstance): () => Buffer {
+function servedDocuments(app: FastifyInstance): { whole: () => Buffer; section: (name: string) => Buffer } {
+  let shared: ReturnType<typeof shareRepeatedParts> | undefined;
   let body: Buffer | undefined;
-  return () => {
-    body ??= Buffer.from(
-      JSON.stringify(
-        shareRepeatedParts(app.swagger(), {
-          familyOf: (chain) => familyOf(chain)?.name,
-        }),
-      ),
-    );
-    return body;
+  let sections: Map<string, Buffer> | undefined;
+  const sharedDocument = () =>
+    (shared ??= shareRepeatedParts(app.swagger(), { familyOf: (chain) => familyOf(chain)?.name }));
+  return {
+    whole: () => (body ??= Buffer.from(JSON.stringify(sharedDocument()))),
+    section: (name) => {
+      sections ??= new Map(
+        splitIntoSections(sharedDocument(), servedChains()).map((part) => [
+          part.name,
+          Buffer.from(JSON.stringify(part.document)),
+        ]),
+      );
+      const section = sections.get(name);
+      if (section === undefined) throw new Error(`no section ${name} in the OpenAPI document`);
+      return section;
+    },
+  };
+}
+
+/** Swagger UI's settings; `urls.primaryName` (the section shown first) is a flat key its types omit. */
+function docsPageConfig(sections: string[]): FastifySwaggerUiConfigOptions & { 'urls.primaryName': string } {
+  return {
+    // The top bar holds the section selector (a select, no box for other documents' URLs); its Swagger
+    // logo is hidden by the theme's style.
+    layout: 'StandaloneLayout',
+    urls: sections.map((name) => ({ url: sectionUrl(name), name: sectionTitle(name) })),
+    'urls.primaryName': sectionTitle(sections[0]!),
+    // Tags and operations start collapsed; each opens on its own and has a link of its own (within the
+    // section shown; `?urls.primaryName=Tron` opens another).
+    docExpansion: 'none',
+    deepLinking: true,
+    filter: true,
+    displayRequestDuration: true,
+    defaultModelsExpandDepth: -1,
+    tryItOutEnabled: false,
   };
 }
 
 /**
  * OpenAPI 3.1 built from the route schemas, served as JSON at `/openapi.json` and as a navigable
- * reference (Swagger UI) at `/docs`. Both are public.
+ * reference (Swagger UI) at `/docs`, which reads it in sections (`/openapi/{section}.json`). All are public.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route) => documentBodyStatuses(route.method, route.schema));
@@ -110,12 +142,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
   });
 
-  const document = servedDocument(app);
-  const sendDocument = (reply: FastifyReply) =>
-    reply.type('application/json; charset=utf-8').send(document());
+  const documents = servedDocuments(app);
+  const sendJson = (reply: FastifyReply, body: Buffer) =>
+    reply.type('application/json; charset=utf-8').send(body);
+  const sendDocument = (reply: FastifyReply) => sendJson(reply, documents.whole());
   app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
     sendDocument(reply),
   );
+  // The reference loads one section at a time: Swagger UI takes seconds to read the whole document.
+  const sections = sectionNames(servedChains());
+  for (const name of sections) {
+    app.get(sectionUrl(name), { schema: { hide: true }, config: { public: true } }, async (_request, reply) =>
+      sendJson(reply, documents.section(name)),
+    );
+  }
 
   await app.register(async (docs) => {
     // The reference's pages and files need no token, like the document they show.
@@ -124,21 +164,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     });
     await docs.register(swaggerUi, {
       routePrefix: DOCS_PREFIX,
-      theme: { title: 'Switchyard API reference' },
-      uiConfig: {
-        // Without the top bar: no third-party logo, no box for loading other documents.
-        layout: 'BaseLayout',
-        // Tags and operations start collapsed; each opens on its own and has a link of its own.
-        docExpansion: 'none',
-        deepLinking: true,
-        filter: true,
-        displayRequestDuration: true,
-        defaultModelsExpandDepth: -1,
-        tryItOutEnabled: false,
+      theme: {
+        title: 'Switchyard API reference',
+        css: [
+          { filename: 'switchyard.css', content: '.swagger-ui .topbar-wrapper > a.link { display: none; }' },
+        ],
       },
+      uiConfig: docsPageConfig(sections),
       // No badge fetched from validator.swagger.io: the page must work with no network.
       validatorUrl: false,
-      // The page reads the same compact document as /openapi.json, not the plugin's inline copy.
+      // `/docs/json` (the page reads sections, not it) answers the same compact document as /openapi.json,
+      // not the plugin's inline copy.
       uiHooks: {
         onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
           if (request.routeOptions.url === DOCS_DOCUMENT) return sendDocument(reply);

@@ -52,24 +52,50 @@ describe('GET /docs', () => {
 });
 
 describe('/docs in a browser', () => {
-  it('shows its tag list within 2 s of navigation, with no error', async () => {
+  // No time is asserted here: `npm run bench docs-page` measures it (the issue's budget is 2 s). The
+  // time is printed for whoever reads the run.
+  it("shows the first section's tags with no error, and another section's when one is selected", async () => {
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage();
       const problems: string[] = [];
+      const elsewhere: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
-      // Once with an empty cache to warm the gateway's compressed copies, as a first visitor would.
-      const times: number[] = [];
-      for (let visit = 0; visit < 2; visit++) {
-        const started = performance.now();
-        await page.goto(`${gw.baseUrl}/docs`);
-        await page.locator('.opblock-tag').first().waitFor({ state: 'visible', timeout: 10_000 });
-        times.push(performance.now() - started);
-      }
-      const tags = await page.locator('.opblock-tag').allTextContents();
-      expect(tags.length).toBeGreaterThan(5);
+      page.on('request', (request) => {
+        if (!request.url().startsWith(gw.baseUrl) && !request.url().startsWith('data:'))
+          elsewhere.push(request.url());
+      });
+      const started = performance.now();
+      await page.goto(`${gw.baseUrl}/docs`);
+      await page.locator('.opblock-tag').first().waitFor({ state: 'visible', timeout: 30_000 });
+      console.log(`/docs: first tag visible ${Math.round(performance.now() - started)} ms after navigation`);
+      const general = await page.locator('.opblock-tag').allTextContents();
+      expect(general.some((tag) => tag.startsWith('webhooks'))).toBe(true);
+      expect(general.some((tag) => tag.startsWith('tron'))).toBe(false);
+
+      // The top bar's selector, with no free-text URL box beside it.
+      expect(await page.locator('#download-url-input').count()).toBe(0);
+      await page.locator('.topbar select').selectOption({ label: 'Tron' });
+      await page
+        .locator('.opblock-tag', { hasText: 'tron staking' })
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      const tron = await page.locator('.opblock-tag').allTextContents();
+      expect(tron.some((tag) => tag.startsWith('webhooks'))).toBe(false);
+      expect(page.url()).toContain('urls.primaryName=Tron');
+
+      // A deep link within a section: the tag opened, with the section in the address, opens again.
+      await page.locator('.opblock-tag', { hasText: 'tron staking' }).click();
+      await page.waitForURL(/#\/tron%20staking$/);
+      const link = page.url();
+      const again = await browser.newPage();
+      again.on('pageerror', (error) => problems.push(error.message));
+      await again.goto(link);
+      await again
+        .locator('.opblock-tag-section.is-open .opblock-tag', { hasText: 'tron staking' })
+        .waitFor({ state: 'visible', timeout: 30_000 });
+      expect(await again.locator('.opblock-tag-section.is-open').count()).toBe(1);
       expect(problems).toEqual([]);
-      expect(Math.min(...times), `${times.map(Math.round).join(', ')} ms`).toBeLessThan(2_000);
+      expect(elsewhere).toEqual([]);
     } finally {
       await browser.close();
     }
