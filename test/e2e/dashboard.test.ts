@@ -143,7 +143,12 @@ beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   receiver = await startReceiver();
   // The plan new users get (the first) lets the sponsors pay some of their Tron fees.
-  sandbox = await startSandboxRun(dir, { PLANS: JSON.stringify(sponsoredPlans) });
+  // Users who sign up get the first plan, metered, rather than the sandbox's unmetered one: the pages
+  // show quotas and usage against them.
+  sandbox = await startSandboxRun(dir, {
+    PLANS: JSON.stringify(sponsoredPlans),
+    DEFAULT_PLAN: sponsoredPlans[0]!.name,
+  });
   base = sandbox.info.baseUrl;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });

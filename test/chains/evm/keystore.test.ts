@@ -118,7 +118,8 @@ describe('keystore import: published vectors', () => {
     expect(bytesToHex(derived)).toBe('fac192ceb5fd772906bea3e118a69e8bbb5cc24229e20d8766fd298291bba6bd');
     const pair = await importKeystore(JSON.stringify(wikiScrypt), 'testpassword');
     expect(pair.privateKey).toBe(WIKI_SECRET);
-  });
+    // Two derivations at 256 MiB in JavaScript: seconds alone, far more on a busy machine.
+  }, 120_000);
 
   it('opens keystores as geth writes them, short keys included', async () => {
     expect((await importKeystore(gethAaa, 'foobar')).address.toLowerCase()).toBe(
@@ -226,7 +227,7 @@ describe('keystore export', () => {
     // And it round-trips through the importer, from the file text.
     expect((await importKeystore(JSON.stringify(content), 'hunter2 hunter2')).address).toBe(address);
     await expect(importKeystore(content, 'hunter3 hunter3')).rejects.toBeInstanceOf(WrongPasswordError);
-  });
+  }, 60_000); // several derivations at the production cost (128 MiB each)
 
   it('salts every export differently', async () => {
     const a = await exportKeystore(key, 'same password');
