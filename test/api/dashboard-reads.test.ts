@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { webhookRow } from '../webhooks/fixtures.ts';
 
 const PLANS = [
   { name: 'small', period: 'month', quotas: { webhooks: 5, addresses: 5, requests: 1000, transactions: 5 } },
@@ -92,31 +93,17 @@ describe('delivery health', () => {
     const webhookId = randomUUID();
     await db
       .insertInto('webhooks')
-      .values({
-        id: webhookId,
-        user_id: ownId,
-        chain: 'ethereum',
-        network: 'mainnet',
-        url: 'http://127.0.0.1:9/hooks',
-        from_address: null,
-        to_address: null,
-        contract_address: null,
-        token_id: null,
-        type: null,
-        confirmations: 0,
-        notify_reverted: 0,
-        notify_pending: 0,
-        retry_policy: 'none',
-        secret_sealed: 'sealed',
-        previous_secret_sealed: null,
-        previous_secret_expires_at: null,
-        is_active: 1,
-        is_invalid: 0,
-        invalid_reason: null,
-        change_version: 1,
-        created_at: at.toISOString(),
-        updated_at: at.toISOString(),
-      })
+      .values(
+        webhookRow({
+          id: webhookId,
+          user_id: ownId,
+          chain: 'ethereum',
+          url: 'http://127.0.0.1:9/hooks',
+          to_address: null,
+          created_at: at.toISOString(),
+          updated_at: at.toISOString(),
+        }),
+      )
       .execute();
     const ago = (ms: number) => new Date(at.getTime() - ms).toISOString();
     /** A transfer of `blockMsAgo` delivered (or not) after the given attempts, each `[msAgo, status]`. */
