@@ -99,5 +99,5 @@ describe('/docs in a browser', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 120_000); // Chromium, several visits, Swagger UI parsing: 12 s on a quiet machine
 });

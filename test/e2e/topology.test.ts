@@ -273,5 +273,5 @@ describe('the compose topology as processes: two APIs, a watcher, a deliverer on
 
     // Every role shuts down cleanly on SIGTERM, as `docker compose stop` asks.
     expect(await stopAll()).toEqual([0, 0, 0, 0]);
-  }, 90_000);
+  }, 180_000);
 });
