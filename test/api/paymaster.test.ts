@@ -235,7 +235,8 @@ describe('the sponsor budget', () => {
     const cost = await quoted(holders[0] ?? '', recipients[0] ?? '', WHOLE);
     const used = await budgetUsed();
     // Room for two, and half a third: the third must not fit.
-    await setBudget(used + 2n * cost + cost / 2n);
+    const budget = used + 2n * cost + cost / 2n;
+    await setBudget(budget);
     const jobs = await jobRows();
     const instances = second === undefined ? [gw] : [gw, second];
     const answers = await Promise.all(
@@ -255,7 +256,9 @@ describe('the sponsor budget', () => {
     }
     expect(await jobRows()).toBe(jobs + 2);
     for (const res of taken) expect((await jobEnd(res.body.data.id)).status).toBe('completed');
-    expect(await budgetUsed()).toBeLessThanOrEqual(used + 2n * cost);
+    // Never past the budget. Not bounded by twice the quote above: each job reserves the fee of the moment
+    // it is made, which the chain's base fee may have raised a little since.
+    expect(await budgetUsed()).toBeLessThanOrEqual(budget);
     await setBudget(null);
   });
 
