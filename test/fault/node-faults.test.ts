@@ -398,6 +398,6 @@ describe('the chain watcher behind a misbehaving node', () => {
           `faulted ${JSON.stringify(faulted)}; phases ${CYCLE.map(describePhase).join(', ')}`,
       );
     },
-    FULL ? 900_000 : 120_000,
+    FULL ? 900_000 : 180_000,
   );
 });
