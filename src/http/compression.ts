@@ -140,9 +140,6 @@ async function compressAnswer(
   payload: unknown,
   files: FileCopies,
 ): Promise<unknown> {
-  // The one check every small answer pays.
-  const size = sizeOf(payload, reply);
-  if (size !== undefined && size < MIN_COMPRESSED_BYTES) return payload;
   if (payload === null || payload === undefined || reply.hasHeader('content-encoding')) return payload;
   const status = reply.statusCode;
   if (status < 200 || status === 204 || status === 206 || status === 304) return payload;
@@ -168,5 +165,13 @@ async function compressAnswer(
 /** Registered after every hook that reads or keeps an answer's body (idempotency keeps it uncompressed). */
 export function registerCompression(app: FastifyInstance): void {
   const files = new FileCopies();
-  app.addHook('onSend', async (request, reply, payload) => compressAnswer(request, reply, payload, files));
+  // A callback hook, not an async one: the small answers most requests give pass on without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const size = sizeOf(payload, reply);
+    if (size !== undefined && size < MIN_COMPRESSED_BYTES) return done(null, payload);
+    compressAnswer(request, reply, payload, files).then(
+      (answer) => done(null, answer),
+      (error: Error) => done(error),
+    );
+  });
 }
