@@ -7,6 +7,7 @@
  * strings and credentials can carry API keys, so they never appear in messages and are scrubbed from
  * any node response text an error carries.
  */
+import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 
 export interface NodeEndpoint {
@@ -159,6 +160,8 @@ export class NodeClient {
     const { chain, network } = options;
     this.chain = chain;
     this.network = network;
+    // Every request in flight listens on it (and stops listening when it ends): not a leak at any count.
+    setMaxListeners(0, this.#closing.signal);
     this.#timeoutMs = positive(options.timeoutMs ?? 10_000, 'timeoutMs');
     this.#retries = nonNegativeInteger(options.retries ?? 3, 'retries');
     this.#backoffBaseMs = nonNegative(options.backoffBaseMs ?? 200, 'backoffBaseMs');

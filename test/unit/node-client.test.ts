@@ -117,6 +117,22 @@ describe('NodeClient', () => {
     expect(new Set(server.hits.map((hit) => hit.remotePort)).size).toBeLessThan(server.hits.length);
   });
 
+  it('serves many requests at once without a listener-leak warning (each listens on the close signal)', async () => {
+    const server = await startServer((res) => json(res, 200, { ok: true }));
+    const nodeClient = client({ endpoints: [{ url: server.url }] });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      await Promise.all(Array.from({ length: 30 }, () => nodeClient.getJson('/status')));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(server.hits).toHaveLength(30);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('posts JSON to the endpoint URL itself for JSON-RPC', async () => {
     const server = await startServer((res, hit) => {
       const call = JSON.parse(hit.body) as { id: number };
