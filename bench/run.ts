@@ -7,6 +7,7 @@ import { eventLoopSends } from './event-loop-sends.ts';
 import { jsonBody } from './json-body.ts';
 import { matcherAtScale } from './matcher.ts';
 import { matcherStart } from './matcher-start.ts';
+import { lineChart } from './svg-plot.ts';
 import { type Benchmark, goalMet, type Measurement } from './types.ts';
 import { webhookLatency } from './webhook-latency.ts';
 
@@ -61,6 +62,9 @@ function markdown(results: { bench: Benchmark; measurements: Measurement[] }[]):
       return `| ${m.what} | ${fmt(m.measured)} ${m.unit}${note} | ${baseline} | ${ratio} | ${goalText(m)} |`;
     }),
   );
+  const plots = results.flatMap(({ measurements }) =>
+    measurements.flatMap((m) => (m.plot ? ['', `![${m.plot.title}](images/${m.plot.file})`] : [])),
+  );
   return [
     START,
     `Measured by \`npm run bench -- --write\` on ${new Date().toISOString().slice(0, 10)}, on ${machine()}.`,
@@ -68,6 +72,7 @@ function markdown(results: { bench: Benchmark; measurements: Measurement[] }[]):
     '| measured | value | baseline (same run) | ratio | goal |',
     '|---|---|---|---|---|',
     ...rows,
+    ...plots,
     END,
   ].join('\n');
 }
@@ -89,5 +94,8 @@ if (write) {
   const end = report.indexOf(END);
   if (start < 0 || end < start) throw new Error(`${REPORT} has no ${START} ... ${END} section`);
   writeFileSync(REPORT, report.slice(0, start) + markdown(results) + report.slice(end + END.length));
+  for (const { measurements } of results) {
+    for (const { plot } of measurements) if (plot) writeFileSync(`docs/images/${plot.file}`, lineChart(plot));
+  }
   process.stdout.write(`wrote the figures into ${REPORT}\n`);
 }

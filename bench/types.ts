@@ -1,3 +1,5 @@
+import type { Plot } from './svg-plot.ts';
+
 /** What a goal compares: the ratio to the baseline measured in the same run, or the measured value itself. */
 export interface Goal {
   on: 'ratio' | 'value';
@@ -14,6 +16,8 @@ export interface Measurement {
   goal?: Goal;
   /** What else the run showed (percentiles, counts), printed under the figure. */
   note?: string;
+  /** The curve behind the figure, drawn into docs/images by `--write` and shown under the table. */
+  plot?: Plot;
 }
 
 /** A benchmark measures one thing against a baseline run in the same process or beside it. */
