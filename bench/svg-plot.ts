@@ -13,7 +13,7 @@ const HEIGHT = 360;
 const MARGIN = { left: 72, right: 16, top: 40, bottom: 64 };
 const COLOURS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c'];
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const xmlText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** 1, 2, 5, 10, 20, 50…: a tick step giving about `count` ticks over `span`. */
 function niceStep(span: number, count: number): number {
@@ -57,7 +57,7 @@ export function lineChart(plot: Plot): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
-    `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${escape(plot.title)}</text>`,
+    `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${xmlText(plot.title)}</text>`,
   ];
   for (const t of ticks(0, yMax, false)) {
     parts.push(
@@ -73,8 +73,8 @@ export function lineChart(plot: Plot): string {
   parts.push(
     `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${MARGIN.top + innerH}" stroke="#111"/>`,
     `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${MARGIN.top + innerH}" y2="${MARGIN.top + innerH}" stroke="#111"/>`,
-    `<text x="${MARGIN.left + innerW / 2}" y="${HEIGHT - MARGIN.bottom + 38}" text-anchor="middle">${escape(plot.x.label)}</text>`,
-    `<text transform="translate(16 ${MARGIN.top + innerH / 2}) rotate(-90)" text-anchor="middle">${escape(plot.y.label)}</text>`,
+    `<text x="${MARGIN.left + innerW / 2}" y="${HEIGHT - MARGIN.bottom + 38}" text-anchor="middle">${xmlText(plot.x.label)}</text>`,
+    `<text transform="translate(16 ${MARGIN.top + innerH / 2}) rotate(-90)" text-anchor="middle">${xmlText(plot.y.label)}</text>`,
   );
   plot.series.forEach((series, i) => {
     const colour = COLOURS[i % COLOURS.length];
@@ -83,7 +83,7 @@ export function lineChart(plot: Plot): string {
     const legendX = MARGIN.left + 8 + i * 180;
     parts.push(
       `<rect x="${legendX}" y="${HEIGHT - 18}" width="12" height="3" fill="${colour}"/>`,
-      `<text x="${legendX + 18}" y="${HEIGHT - 13}">${escape(series.name)}</text>`,
+      `<text x="${legendX + 18}" y="${HEIGHT - 13}">${xmlText(series.name)}</text>`,
     );
   });
   parts.push('</svg>');
