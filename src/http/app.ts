@@ -86,8 +86,9 @@ export async function buildApp(
   app.addHook('onClose', () => accountChanges.stop());
   registerIdempotency(app, ctx);
   instrumentRequests(app, ctx.metrics);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id);
+    done(null, payload);
   });
   // Last of the hooks that see an answer's body: the others (idempotency) read it uncompressed.
   registerCompression(app);

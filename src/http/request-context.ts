@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
 import type { AppContext } from '../app-context.ts';
@@ -7,6 +7,7 @@ import type { Network } from '../chains/types.ts';
 import { ApiError, WrongPasswordAnswer } from '../errors.ts';
 import { type AuthenticatedBy, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
+import { addRouteHook } from './route-hooks.ts';
 
 export const SESSION_ONLY = 'This route needs a dashboard session: sign in at /dashboard';
 
@@ -49,9 +50,7 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
   app.decorateRequest('authenticatedBy', null);
   const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
-  app.addHook('onRequest', async (request, reply) => {
-    // Health, the document and its reference page read neither the network nor a token.
-    if (request.routeOptions.config.public) return;
+  const identify = async (request: FastifyRequest, reply: FastifyReply) => {
     request.network = networkOf(request);
     const { params } = request;
     const chain =
@@ -71,17 +70,22 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       if (!standing.active) throw new ApiError(402, standing.reason);
     }
     request.quotaReservation = await ctx.quotas.reserve(userId, 'requests', plan);
+  };
+  // Health, the document and its reference page read neither the network nor a token: they pay no hook.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public !== true) addRouteHook(route, 'onRequest', identify);
   });
 
   app.addHook('onError', async (request, _reply, error) => {
     if (error instanceof WrongPasswordAnswer) request.passwordGuessed = true;
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback: most answers succeed, and pass on after one comparison without a promise.
+  app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
+    const reservation = request.quotaReservation;
     const guessed = request.passwordGuessed || status === 401 || status === 429;
-    if (request.quotaReservation !== null && status >= 400 && !guessed) {
-      await ctx.quotas.release(request.quotaReservation);
-    }
+    if (reservation === null || status < 400 || guessed) return done();
+    ctx.quotas.release(reservation).then(() => done(), done);
   });
 }
