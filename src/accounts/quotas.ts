@@ -136,27 +136,39 @@ export class QuotaService {
       throw this.exhausted(resource, plan, this.now());
   }
 
-  /** What is left of each quota in the current period; null means unlimited. */
+  /**
+   * What is left of each quota in the current period; null means unlimited (and is not counted).
+   * `knownPlan`: the plan the request was authenticated with, saving its query.
+   */
   async remaining(
     userId: string,
+    knownPlan?: PlanConfig,
   ): Promise<{ quotas: Record<MeteredResource | HeldResource, number | null>; resetsAt: Date }> {
-    const plan = await this.planOf(userId);
+    const plan = knownPlan ?? (await this.planOf(userId));
+    const { quotas } = plan;
     const now = this.now();
     const start = periodStart(plan.period, now).toISOString();
-    const usage = await this.db
-      .selectFrom('quota_usage')
-      .select(['requests', 'transactions'])
-      .where('user_id', '=', userId)
-      .where('period_start', '=', start)
-      .executeTakeFirst();
+    const usage =
+      quotas.requests === null && quotas.transactions === null
+        ? undefined
+        : await this.db
+            .selectFrom('quota_usage')
+            .select(['requests', 'transactions'])
+            .where('user_id', '=', userId)
+            .where('period_start', '=', start)
+            .executeTakeFirst();
     const requests = (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
     const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+    const heldLeft = async (resource: HeldResource) => {
+      const limit = quotas[resource];
+      return limit === null ? null : left(limit, await this.countHeld(userId, resource));
+    };
     return {
       quotas: {
-        requests: left(plan.quotas.requests, requests),
-        transactions: left(plan.quotas.transactions, usage?.transactions ?? 0),
-        addresses: left(plan.quotas.addresses, await this.countHeld(userId, 'addresses')),
-        webhooks: left(plan.quotas.webhooks, await this.countHeld(userId, 'webhooks')),
+        requests: left(quotas.requests, requests),
+        transactions: left(quotas.transactions, usage?.transactions ?? 0),
+        addresses: await heldLeft('addresses'),
+        webhooks: await heldLeft('webhooks'),
       },
       resetsAt: nextPeriodStart(plan.period, now),
     };

@@ -4,6 +4,7 @@ import type { Reservation } from '../accounts/quotas.ts';
 import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
+import type { PlanConfig } from '../config.ts';
 import { ApiError, WrongPasswordAnswer } from '../errors.ts';
 import { type AuthenticatedBy, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
@@ -18,6 +19,8 @@ declare module 'fastify' {
     network: Network;
     /** The caller; set on every route that is not public. */
     userId: string;
+    /** The caller's plan as authentication read it (at most a second old); null on public routes. */
+    plan: PlanConfig | null;
     quotaReservation: Reservation | null;
     /** The answer was a wrong wallet password (401, or Tron's 422 on a send): its quota unit is kept. */
     passwordGuessed: boolean;
@@ -45,6 +48,7 @@ declare module 'fastify' {
 export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('userId', '');
+  app.decorateRequest('plan', null);
   app.decorateRequest('quotaReservation', null);
   app.decorateRequest('passwordGuessed', false);
   app.decorateRequest('authenticatedBy', null);
@@ -64,6 +68,7 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     await checkRate({ by, userId, tokenId }, plan, reply);
     if (request.routeOptions.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
     request.userId = userId;
+    request.plan = plan;
     request.authenticatedBy = by;
     if (!request.routeOptions.config.whileLapsed) {
       const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);

@@ -46,13 +46,14 @@ export class AccountService {
     return identityOf(row).plan;
   }
 
-  async info(userId: string): Promise<AccountInfo> {
+  /** `knownPlan`: the plan the request was authenticated with, saving its query. */
+  async info(userId: string, knownPlan?: PlanConfig): Promise<AccountInfo> {
     const sub = await this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('user_id', '=', userId)
       .executeTakeFirstOrThrow();
-    const { quotas, resetsAt } = await this.quotas.remaining(userId);
+    const { quotas, resetsAt } = await this.quotas.remaining(userId, knownPlan);
     const now = this.now();
     const ended = sub.ends_at !== null && sub.ends_at <= now.toISOString();
     const terms = { plan: sub.plan, status: sub.status, endsAt: sub.ends_at, updatedAt: sub.updated_at };

@@ -4,6 +4,7 @@ import type { FeeSponsor } from '../chains/fee-sponsor.ts';
 import type { Caller } from '../chains/ports.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
+import type { PlanConfig } from '../config.ts';
 import type { SigningProof } from '../custody/address-keys.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Logger } from '../logger.ts';
@@ -89,13 +90,13 @@ export class Sponsorship {
   }
 
   /** What is left of the user's allowance of sponsored fees on every served chain and network that has one. */
-  allowances(userId: string) {
+  allowances(userId: string, knownPlan?: PlanConfig) {
     const { registry } = this.deps;
     const places = registry
       .chains()
       .filter((chain) => this.feeSponsorOf(chain) !== undefined)
       .flatMap((chain) => registry.networksOf(chain).map((network) => ({ chain, network })));
-    return this.reservations.allowances(userId, places);
+    return this.reservations.allowances(userId, places, knownPlan);
   }
 
   /** How the family of `chain` sponsors; undefined where it cannot. */
