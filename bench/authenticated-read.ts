@@ -6,10 +6,11 @@ import type { Benchmark, Measurement } from './types.ts';
 const CACHED_READ = '/api/v2/prices/ETH';
 
 /**
- * Connections of the concurrency sweep: from one client waiting on each answer to as many as one client
- * address may hold (MAX_CONNECTIONS_PER_CLIENT's default, 64).
+ * Connections of the concurrency sweep: from one client waiting on each answer to the main runs' 32. Half
+ * of what one client address may hold (MAX_CONNECTIONS_PER_CLIENT's default, 64): the previous run's
+ * connections may not all be closed yet when the next one opens its own.
  */
-const SWEEP_CONNECTIONS = [1, 4, 16, 64];
+const SWEEP_CONNECTIONS = [1, 2, 4, 8, 16, 32];
 const SWEEP_MS = 1_000;
 
 /** Requests per second at each of SWEEP_CONNECTIONS: a curve of the plot. */

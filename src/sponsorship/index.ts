@@ -90,13 +90,16 @@ export class Sponsorship {
   }
 
   /** What is left of the user's allowance of sponsored fees on every served chain and network that has one. */
-  allowances(userId: string, knownPlan?: PlanConfig) {
+  async allowances(userId: string, knownPlan?: PlanConfig) {
+    const plan = knownPlan ?? (await this.deps.quotas.planOf(userId));
+    // Most plans sponsor nothing: no chain needs looking at.
+    if (plan.sponsored === null) return [];
     const { registry } = this.deps;
     const places = registry
       .chains()
       .filter((chain) => this.feeSponsorOf(chain) !== undefined)
       .flatMap((chain) => registry.networksOf(chain).map((network) => ({ chain, network })));
-    return this.reservations.allowances(userId, places, knownPlan);
+    return this.reservations.allowances(userId, places, plan);
   }
 
   /** How the family of `chain` sponsors; undefined where it cannot. */
