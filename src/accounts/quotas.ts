@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { PreparedQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
 import { nextPeriodStart, periodStart } from './periods.ts';
@@ -38,6 +39,8 @@ export class QuotaService {
   private readonly counters = new Map<HeldResource, HeldCounter>();
   /** Requests are counted in memory and written in batches: no database write per request. */
   readonly requests: RequestMeter;
+  /** What `GET /api/account` reads on every call: compiled once. */
+  readonly #usage: PreparedQuery<{ requests: number; transactions: number }>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -45,6 +48,13 @@ export class QuotaService {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.requests = new RequestMeter(db, METER_FLUSH_MS, now);
+    this.#usage = new PreparedQuery(
+      db
+        .selectFrom('quota_usage')
+        .select(['requests', 'transactions'])
+        .where('user_id', '=', '')
+        .where('period_start', '=', ''),
+    );
   }
 
   registerCounter(resource: HeldResource, counter: HeldCounter): void {
@@ -151,12 +161,7 @@ export class QuotaService {
     const usage =
       quotas.requests === null && quotas.transactions === null
         ? undefined
-        : await this.db
-            .selectFrom('quota_usage')
-            .select(['requests', 'transactions'])
-            .where('user_id', '=', userId)
-            .where('period_start', '=', start)
-            .executeTakeFirst();
+        : await this.#usage.first(this.db, [userId, start]);
     const requests = (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
     const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
     const heldLeft = async (resource: HeldResource) => {
