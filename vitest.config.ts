@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 // document, readiness, logs, HTTP framing, builds) runs the same code on either and runs once.
 const storeTests = ['test/api/**/*.test.ts', 'test/store/**/*.test.ts'];
 const postgresApiTests = [
+  'account-changes',
   'auth',
   'bitcoin-concurrent-sends',
   'dashboard-reads',

@@ -1,4 +1,5 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
+import type { AccountChanges } from './accounts/account-changes.ts';
 import type { QuotaService } from './accounts/quotas.ts';
 import type { RateLimiter } from './accounts/rate-limiter.ts';
 import type { SessionStore } from './accounts/sessions.ts';
@@ -37,6 +38,8 @@ export interface AppContext {
   users: UserDirectory;
   /** Dashboard sessions (cookie auth beside the API tokens). */
   sessions: SessionStore;
+  /** Announces changes to who may call (revocations, plans, sessions ended) to every instance's caches. */
+  accountChanges: AccountChanges;
   signIn: SignIn;
   quotas: QuotaService;
   /** Per-token request rates: in this process, or shared through Redis (REDIS_URL). */

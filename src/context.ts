@@ -1,4 +1,5 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
+import { AccountChanges } from './accounts/account-changes.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { LocalRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
 import { RedisRateLimiter } from './accounts/redis-rate-limiter.ts';
@@ -90,8 +91,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const addressKeys = new AddressKeys(store.db, quotas, passwordThrottle, now, kdfCost.sealedKeys);
   const transactions = new TransactionLog(store.db, now);
   const hdWallets = new HdWallets(store.db, quotas, passwordThrottle, now, kdfCost.sealedKeys);
-  const users = new UserDirectory(store.db, config.defaultPlan, now);
-  const sessions = new SessionStore(store.db, config.dashboard.sessionMs, now);
+  const accountChanges = new AccountChanges(store.dialect);
+  const users = new UserDirectory(store.db, config.defaultPlan, now, accountChanges);
+  const sessions = new SessionStore(store.db, config.dashboard.sessionMs, now, accountChanges);
   const outbox = new OutboxSignal(store.dialect);
   const shared: Omit<AppContext, 'familyParts' | 'sponsorship'> = {
     config,
@@ -100,6 +102,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     registry,
     users,
     sessions,
+    accountChanges,
     signIn: new SignIn(
       store.db,
       users,

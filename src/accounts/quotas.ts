@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { PreparedQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
 import { nextPeriodStart, periodStart } from './periods.ts';
@@ -38,6 +39,8 @@ export class QuotaService {
   private readonly counters = new Map<HeldResource, HeldCounter>();
   /** Requests are counted in memory and written in batches: no database write per request. */
   readonly requests: RequestMeter;
+  /** What `GET /api/account` reads on every call: compiled once. */
+  readonly #usage: PreparedQuery<{ requests: number; transactions: number }>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -45,6 +48,13 @@ export class QuotaService {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.requests = new RequestMeter(db, METER_FLUSH_MS, now);
+    this.#usage = new PreparedQuery(
+      db
+        .selectFrom('quota_usage')
+        .select(['requests', 'transactions'])
+        .where('user_id', '=', '')
+        .where('period_start', '=', ''),
+    );
   }
 
   registerCounter(resource: HeldResource, counter: HeldCounter): void {
@@ -136,27 +146,34 @@ export class QuotaService {
       throw this.exhausted(resource, plan, this.now());
   }
 
-  /** What is left of each quota in the current period; null means unlimited. */
+  /**
+   * What is left of each quota in the current period; null means unlimited (and is not counted).
+   * `knownPlan`: the plan the request was authenticated with, saving its query.
+   */
   async remaining(
     userId: string,
+    knownPlan?: PlanConfig,
   ): Promise<{ quotas: Record<MeteredResource | HeldResource, number | null>; resetsAt: Date }> {
-    const plan = await this.planOf(userId);
+    const plan = knownPlan ?? (await this.planOf(userId));
+    const { quotas } = plan;
     const now = this.now();
     const start = periodStart(plan.period, now).toISOString();
-    const usage = await this.db
-      .selectFrom('quota_usage')
-      .select(['requests', 'transactions'])
-      .where('user_id', '=', userId)
-      .where('period_start', '=', start)
-      .executeTakeFirst();
+    const usage =
+      quotas.requests === null && quotas.transactions === null
+        ? undefined
+        : await this.#usage.first(this.db, [userId, start]);
     const requests = (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
     const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+    const heldLeft = async (resource: HeldResource) => {
+      const limit = quotas[resource];
+      return limit === null ? null : left(limit, await this.countHeld(userId, resource));
+    };
     return {
       quotas: {
-        requests: left(plan.quotas.requests, requests),
-        transactions: left(plan.quotas.transactions, usage?.transactions ?? 0),
-        addresses: left(plan.quotas.addresses, await this.countHeld(userId, 'addresses')),
-        webhooks: left(plan.quotas.webhooks, await this.countHeld(userId, 'webhooks')),
+        requests: left(quotas.requests, requests),
+        transactions: left(quotas.transactions, usage?.transactions ?? 0),
+        addresses: await heldLeft('addresses'),
+        webhooks: await heldLeft('webhooks'),
       },
       resetsAt: nextPeriodStart(plan.period, now),
     };

@@ -3,6 +3,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError, invalidField } from '../errors.ts';
 import type { Database, PlansTable } from '../store/schema.ts';
+import { AccountChanges } from './account-changes.ts';
+import { IdentityCache } from './identity-cache.ts';
 import { type SubscriptionTerms, standingOf } from './lifecycle.ts';
 import { planFromRow } from './plans.ts';
 import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
@@ -66,13 +68,27 @@ export function identityOf(
   return { userId: row.user_id, plan: planFromRow(row), terms };
 }
 
+/** What a token's authentication reads, kept for a moment (identity-cache.ts). */
+interface TokenRow {
+  identity: Identity;
+  secretHash: string;
+  lastUsedAt: string | null;
+}
+
 /** Users, their subscription and their API tokens. */
 export class UserDirectory {
+  /** By token id; the presented secret is checked against the kept hash on every request. */
+  readonly #tokens = new IdentityCache<TokenRow>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly defaultPlan: string,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    /** Where a change to who may call is announced (a plan changed, a token revoked). */
+    private readonly changes: AccountChanges = new AccountChanges(null),
+  ) {
+    changes.onChange(() => this.#tokens.clear());
+  }
 
   async createUser(email: string, plan = this.defaultPlan): Promise<User> {
     const normalized = normalizeEmail(email);
@@ -178,6 +194,7 @@ export class UserDirectory {
       })
       .where('user_id', '=', userId)
       .execute();
+    await this.changes.announce(this.db);
   }
 
   /** Creates a token and returns it; this is the only time the full token exists outside the caller. */
@@ -207,7 +224,9 @@ export class UserDirectory {
       .where('revoked_at', 'is', null);
     if (userId !== undefined) update = update.where('user_id', '=', userId);
     const result = await update.executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const revoked = Number(result.numUpdatedRows) > 0;
+    if (revoked) await this.changes.announce(this.db);
+    return revoked;
   }
 
   async revokeAllTokens(userId: string): Promise<number> {
@@ -217,7 +236,9 @@ export class UserDirectory {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    const revoked = Number(result.numUpdatedRows);
+    if (revoked > 0) await this.changes.announce(this.db);
+    return revoked;
   }
 
   async listTokens(userId?: string): Promise<TokenInfo[]> {
@@ -247,30 +268,41 @@ export class UserDirectory {
   }
 
   /**
-   * Resolves a presented token to its user and plan (one query, as it runs on every request), or null
-   * when the token is unknown, malformed or revoked.
+   * Resolves a presented token to its user and plan, or null when the token is unknown, malformed or
+   * revoked. It runs on every request: the row is read in one query and kept for a moment (a revocation
+   * or a plan change empties the cache at once), the secret checked against its hash every time.
    */
   async authenticate(presented: string): Promise<(Identity & { tokenId: string }) | null> {
     const parsed = parseToken(presented);
     if (!parsed) return null;
+    const row = this.#tokens.get(parsed.id) ?? (await this.#readToken(parsed.id));
+    if (!row || !secretMatches(parsed.secret, row.secretHash)) return null;
+    await this.touchToken(parsed.id, row);
+    return { ...row.identity, tokenId: parsed.id };
+  }
+
+  async #readToken(id: string): Promise<TokenRow | null> {
+    const generation = this.#tokens.generation;
     const row = await identityQuery(this.db)
       .innerJoin('api_tokens', 'api_tokens.user_id', 'subscriptions.user_id')
       .select(['api_tokens.secret_hash', 'api_tokens.last_used_at'])
-      .where('api_tokens.id', '=', parsed.id)
+      .where('api_tokens.id', '=', id)
       .where('api_tokens.revoked_at', 'is', null)
       .executeTakeFirst();
-    if (!row || !secretMatches(parsed.secret, row.secret_hash)) return null;
-    await this.touchToken(parsed.id, row.last_used_at);
-    return { ...identityOf(row), tokenId: parsed.id };
+    if (!row) return null;
+    const kept = { identity: identityOf(row), secretHash: row.secret_hash, lastUsedAt: row.last_used_at };
+    this.#tokens.set(id, kept, generation);
+    return kept;
   }
 
   /** Records use at most once a minute, so authentication is not a write per request. */
-  private async touchToken(id: string, lastUsedAt: string | null): Promise<void> {
+  private async touchToken(id: string, row: TokenRow): Promise<void> {
     const now = this.now();
-    if (lastUsedAt !== null && now.getTime() - Date.parse(lastUsedAt) < 60_000) return;
+    if (row.lastUsedAt !== null && now.getTime() - Date.parse(row.lastUsedAt) < 60_000) return;
+    row.lastUsedAt = now.toISOString();
     await this.db
       .updateTable('api_tokens')
-      .set({ last_used_at: now.toISOString() })
+      .set({ last_used_at: row.lastUsedAt })
       .where('id', '=', id)
       .execute();
   }

@@ -184,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
     { SessionStore },
     { PasswordThrottle },
     { kdfCostOf },
+    { AccountChanges },
   ] = await Promise.all([
     import('../store/ready-store.ts'),
     import('../accounts/users.ts'),
@@ -191,17 +192,20 @@ async function main(argv: string[]): Promise<number> {
     import('../accounts/sessions.ts'),
     import('../custody/password-throttle.ts'),
     import('../custody/kdf-cost.ts'),
+    import('../accounts/account-changes.ts'),
   ]);
   const store = await openReadyStore(
     config,
     async () => (await import('../gateway-migrations.ts')).GATEWAY_MIGRATIONS,
   );
   try {
-    const users = new UserDirectory(store.db, config.defaultPlan);
+    // A revocation or a plan change here reaches running gateways on Postgres at once (NOTIFY).
+    const changes = new AccountChanges(store.dialect);
+    const users = new UserDirectory(store.db, config.defaultPlan, () => new Date(), changes);
     const signIn = new SignIn(
       store.db,
       users,
-      new SessionStore(store.db, config.dashboard.sessionMs),
+      new SessionStore(store.db, config.dashboard.sessionMs, () => new Date(), changes),
       new PasswordThrottle(store.db, config.passwordThrottle),
       config.dashboard.signupOpen,
       () => new Date(),

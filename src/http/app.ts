@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { AccountChangeListener } from '../accounts/account-change-listener.ts';
 import type { AppContext } from '../app-context.ts';
 import { FAMILIES } from '../chains/families.ts';
 import { checkAddressFields } from './address-fields.ts';
@@ -74,10 +75,20 @@ export async function buildApp(
   await registerOpenApi(app);
   applyBodyLimits(app, ctx.config.bodyLimitBytes);
   registerRequestContext(app, ctx);
+  // Other instances' revocations and plan changes empty this one's identity caches (Postgres).
+  const accountChanges = new AccountChangeListener({
+    changes: ctx.accountChanges,
+    store: ctx.store,
+    databaseUrl: ctx.config.databaseUrl,
+    logger: ctx.logger,
+  });
+  accountChanges.start();
+  app.addHook('onClose', () => accountChanges.stop());
   registerIdempotency(app, ctx);
   instrumentRequests(app, ctx.metrics);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id);
+    done(null, payload);
   });
   // Last of the hooks that see an answer's body: the others (idempotency) read it uncompressed.
   registerCompression(app);

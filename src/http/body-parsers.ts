@@ -1,7 +1,7 @@
 import { parse as parseQueryString } from 'node:querystring';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preParsingHookHandler, preValidationHookHandler } from 'fastify';
 import { ApiError, invalidField } from '../errors.ts';
 import {
   DuplicateKeyError,
@@ -10,6 +10,7 @@ import {
   REQUEST_MAX_JSON_VALUES,
   TooManyJsonValuesError,
 } from '../json/lossless-parse.ts';
+import { addRouteHook, takesBody } from './route-hooks.ts';
 
 /** The most fields a form (urlencoded or multipart) body may carry; the widest route takes about 15. */
 export const MAX_FORM_FIELDS = 64;
@@ -49,17 +50,25 @@ export async function registerBodyParsers(app: FastifyInstance, bodyLimit: numbe
   });
   // No body at all (`curl -X POST …` with no data and no content type) is an empty object: a route whose
   // fields are all optional runs on its defaults, and one with required fields names each missing one.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && isObjectSchema(request.routeOptions.schema?.body)) request.body = {};
-  });
-  // The multipart parser reads the socket itself, past Fastify's body limit: bound it by the declared length,
-  // which Node's HTTP parser holds the body to.
-  app.addHook('preParsing', async (request) => {
-    if (!/^multipart\//i.test(request.headers['content-type'] ?? '')) return;
+  const emptyBodyIsObject: preValidationHookHandler = (request, _reply, done) => {
+    if (request.body === undefined) request.body = {};
+    done();
+  };
+  // The multipart parser reads the socket itself, past Fastify's body limit: bound it by the declared
+  // length, which Node's HTTP parser holds the body to.
+  const boundMultipartLength: preParsingHookHandler = (request, _reply, payload, done) => {
+    if (!/^multipart\//i.test(request.headers['content-type'] ?? '')) return done(null, payload);
     const declared = request.headers['content-length'];
-    if (declared === undefined) throw new ApiError(411, 'A multipart body needs a Content-Length header');
+    if (declared === undefined)
+      return done(new ApiError(411, 'A multipart body needs a Content-Length header'));
     if (Number(declared) > request.routeOptions.bodyLimit)
-      throw new ApiError(413, 'Request body is too large');
+      return done(new ApiError(413, 'Request body is too large'));
+    done(null, payload);
+  };
+  // Both only on the routes they concern: a GET is never parsed, and has no body schema.
+  app.addHook('onRoute', (route) => {
+    if (isObjectSchema(route.schema?.body)) addRouteHook(route, 'preValidation', emptyBodyIsObject);
+    if (takesBody(route)) addRouteHook(route, 'preParsing', boundMultipartLength);
   });
 }
 

@@ -1,12 +1,19 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerHookHandler,
+} from 'fastify';
 import FindMyWay from 'find-my-way';
 import { NodeError, NodeUnavailableError } from '../chains/node-client.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import { ApiError, type FieldError, VALIDATION_FAILED } from '../errors.ts';
 import { nodeCallsKey, type TroubleLog } from '../health/trouble-log.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
+import { addRouteHook, takesBody } from './route-hooks.ts';
 
 /** Path groups under /api/v2 that are not a blockchain name. */
 const CHAIN_AGNOSTIC_GROUPS = new Set(['webhooks', 'prices']);
@@ -65,8 +72,13 @@ export function registerErrorHandling(
   });
 
   app.decorateRequest('bodyParsed', false);
-  app.addHook('preHandler', async (request) => {
+  // Only where a body is parsed: a GET has none whose errors need telling apart.
+  const markBodyParsed: preHandlerHookHandler = (request, _reply, done) => {
     request.bodyParsed = true;
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (takesBody(route)) addRouteHook(route, 'preHandler', markBodyParsed);
   });
 
   /** 404 for an unknown path or chain, 405 (with Allow) for a known path asked with another method. */
@@ -85,8 +97,9 @@ export function registerErrorHandling(
   };
   app.setNotFoundHandler(answerUnknownRoute);
   // Answered before the body is read: a request for no route costs no parsing, whatever it carries.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url === undefined) return answerUnknownRoute(request, reply);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.url === undefined) answerUnknownRoute(request, reply);
+    else done();
   });
 
   // A database outage is one warning when it starts and one line when a request succeeds again.

@@ -10,8 +10,8 @@ import { holdsJsonNumber } from '../json/node-json.ts';
  */
 export function writeExactNumbers(app: FastifyInstance): void {
   // Registered in the read routes' plugin: a walk of the answer, paid only where the node's JSON is passed on.
-  app.addHook('preSerialization', async (_request, reply, payload) => {
+  app.addHook('preSerialization', (_request, reply, payload, done) => {
     if (holdsJsonNumber(payload)) reply.type('application/json; charset=utf-8').serializer(toJsonText);
-    return payload;
+    done(null, payload);
   });
 }

@@ -1,11 +1,18 @@
 import { KindGuard, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preValidationHookHandler,
+  RouteOptions,
+} from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import type { SendAttempt } from '../chains/ports.ts';
 import { ApiError } from '../errors.ts';
 import { type Claim, IdempotencyKeys, LEASE_MS, type StoredAnswer } from '../services/idempotency-keys.ts';
 import { NOT_SENT_MESSAGE, NOT_SENT_STATUS } from '../services/send-settler.ts';
 import { canonicalRequest } from './request-fingerprint.ts';
+import { addRouteHook } from './route-hooks.ts';
 import { errorResponse } from './route-schema.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -114,12 +121,24 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
   app.decorateRequest('idempotencyClaim', null);
   app.decorateRequest('sendAttempt', null);
 
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.idempotent) keyOf(request);
+  // The key is read and claimed only on the routes that take it (marked by documentIdempotencyKeys, whose
+  // onRoute runs first): a GET pays for neither hook.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent !== true) return;
+    addRouteHook(route, 'preValidation', checkIdempotencyKeyForm);
+    addRouteHook(route, 'preHandler', claimIdempotencyKey);
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+  const checkIdempotencyKeyForm: preValidationHookHandler = (request, _reply, done) => {
+    try {
+      keyOf(request);
+    } catch (error) {
+      return done(error instanceof Error ? error : new Error(String(error)));
+    }
+    done();
+  };
+
+  const claimIdempotencyKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = keyOf(request);
     if (key === null) return;
     const result = await keys.claim({
@@ -145,12 +164,25 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       case 'outcome-unknown':
         throw new ApiError(409, KEY_OUTCOME_UNKNOWN);
     }
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callbacks: a request that holds no key (every GET, most POSTs) passes on without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     // Routes registered before this plugin (the reference page's) have no such property: `?? null`.
     const held = request.idempotencyClaim ?? null;
-    if (held === null || held.settled) return payload;
+    if (held === null || held.settled) return done(null, payload);
+    storeAnswer(request, reply, payload, held).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
+  });
+
+  const storeAnswer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    held: HeldKey,
+  ) => {
     held.settled = true;
     clearInterval(held.renewal);
     const status = reply.statusCode;
@@ -173,13 +205,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       // The answer goes out anyway; the key's lease lapses and a retry is settled as after a restart.
       request.log.error({ err: error }, 'idempotency key answer not stored');
     }
-    return payload;
-  });
+  };
 
   // Whatever ends the request, the lease stops being renewed.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const held = request.idempotencyClaim ?? null;
     if (held !== null) clearInterval(held.renewal);
+    done();
   });
 }
 

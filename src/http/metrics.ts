@@ -17,14 +17,17 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
-    duration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
+  // One series per method, route and status, looked up by a string rather than by hashing the labels.
+  const series = new Map<string, { observe(seconds: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let observer = series.get(key);
+    if (observer === undefined) {
+      observer = duration.labels({ method: request.method, route, status: String(reply.statusCode) });
+      series.set(key, observer);
+    }
+    observer.observe(reply.elapsedTime / 1000);
+    done();
   });
 }

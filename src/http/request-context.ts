@@ -1,12 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
 import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
+import type { PlanConfig } from '../config.ts';
 import { ApiError, WrongPasswordAnswer } from '../errors.ts';
 import { type AuthenticatedBy, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
+import { addRouteHook } from './route-hooks.ts';
 
 export const SESSION_ONLY = 'This route needs a dashboard session: sign in at /dashboard';
 
@@ -17,6 +19,8 @@ declare module 'fastify' {
     network: Network;
     /** The caller; set on every route that is not public. */
     userId: string;
+    /** The caller's plan as authentication read it (at most a second old); null on public routes. */
+    plan: PlanConfig | null;
     quotaReservation: Reservation | null;
     /** The answer was a wrong wallet password (401, or Tron's 422 on a send): its quota unit is kept. */
     passwordGuessed: boolean;
@@ -44,14 +48,13 @@ declare module 'fastify' {
 export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('userId', '');
+  app.decorateRequest('plan', null);
   app.decorateRequest('quotaReservation', null);
   app.decorateRequest('passwordGuessed', false);
   app.decorateRequest('authenticatedBy', null);
   const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
-  app.addHook('onRequest', async (request, reply) => {
-    // Health, the document and its reference page read neither the network nor a token.
-    if (request.routeOptions.config.public) return;
+  const identify = async (request: FastifyRequest, reply: FastifyReply) => {
     request.network = networkOf(request);
     const { params } = request;
     const chain =
@@ -65,23 +68,29 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     await checkRate({ by, userId, tokenId }, plan, reply);
     if (request.routeOptions.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
     request.userId = userId;
+    request.plan = plan;
     request.authenticatedBy = by;
     if (!request.routeOptions.config.whileLapsed) {
       const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
       if (!standing.active) throw new ApiError(402, standing.reason);
     }
     request.quotaReservation = await ctx.quotas.reserve(userId, 'requests', plan);
+  };
+  // Health, the document and its reference page read neither the network nor a token: they pay no hook.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public !== true) addRouteHook(route, 'onRequest', identify);
   });
 
   app.addHook('onError', async (request, _reply, error) => {
     if (error instanceof WrongPasswordAnswer) request.passwordGuessed = true;
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback: most answers succeed, and pass on after one comparison without a promise.
+  app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
+    const reservation = request.quotaReservation;
     const guessed = request.passwordGuessed || status === 401 || status === 429;
-    if (request.quotaReservation !== null && status >= 400 && !guessed) {
-      await ctx.quotas.release(request.quotaReservation);
-    }
+    if (reservation === null || status < 400 || guessed) return done();
+    ctx.quotas.release(reservation).then(() => done(), done);
   });
 }

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { standingOf } from '../accounts/lifecycle.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { identityOf, identityQuery } from '../accounts/users.ts';
 import type { PlanConfig } from '../config.ts';
-import type { Database } from '../store/schema.ts';
+import { PreparedQuery } from '../store/prepared-query.ts';
+import type { Database, SubscriptionsTable } from '../store/schema.ts';
 
 /** `GET /api/account` data, field for field as Chaingateway answers it. */
 export interface AccountInfo {
@@ -31,12 +32,19 @@ export interface AccountInfo {
 }
 
 export class AccountService {
+  /** Every `GET /api/account` reads it: compiled once. */
+  readonly #subscription: PreparedQuery<Selectable<SubscriptionsTable>>;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quotas: QuotaService,
     private readonly graceMs: number,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.#subscription = new PreparedQuery(
+      db.selectFrom('subscriptions').selectAll().where('user_id', '=', ''),
+    );
+  }
 
   /** The plan's name, quota period and per-period totals (null: unlimited): what `quotas_left` is out of. */
   async plan(userId: string): Promise<PlanConfig> {
@@ -46,13 +54,11 @@ export class AccountService {
     return identityOf(row).plan;
   }
 
-  async info(userId: string): Promise<AccountInfo> {
-    const sub = await this.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    const { quotas, resetsAt } = await this.quotas.remaining(userId);
+  /** `knownPlan`: the plan the request was authenticated with, saving its query. */
+  async info(userId: string, knownPlan?: PlanConfig): Promise<AccountInfo> {
+    const sub = await this.#subscription.first(this.db, [userId]);
+    if (sub === undefined) throw new Error(`user ${userId} has no subscription`);
+    const { quotas, resetsAt } = await this.quotas.remaining(userId, knownPlan);
     const now = this.now();
     const ended = sub.ends_at !== null && sub.ends_at <= now.toISOString();
     const terms = { plan: sub.plan, status: sub.status, endsAt: sub.ends_at, updatedAt: sub.updated_at };

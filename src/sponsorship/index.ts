@@ -4,6 +4,7 @@ import type { FeeSponsor } from '../chains/fee-sponsor.ts';
 import type { Caller } from '../chains/ports.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import type { ChainName, Network } from '../chains/types.ts';
+import type { PlanConfig } from '../config.ts';
 import type { SigningProof } from '../custody/address-keys.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Logger } from '../logger.ts';
@@ -89,13 +90,16 @@ export class Sponsorship {
   }
 
   /** What is left of the user's allowance of sponsored fees on every served chain and network that has one. */
-  allowances(userId: string) {
+  async allowances(userId: string, knownPlan?: PlanConfig) {
+    const plan = knownPlan ?? (await this.deps.quotas.planOf(userId));
+    // Most plans sponsor nothing: no chain needs looking at.
+    if (plan.sponsored === null) return [];
     const { registry } = this.deps;
     const places = registry
       .chains()
       .filter((chain) => this.feeSponsorOf(chain) !== undefined)
       .flatMap((chain) => registry.networksOf(chain).map((network) => ({ chain, network })));
-    return this.reservations.allowances(userId, places);
+    return this.reservations.allowances(userId, places, plan);
   }
 
   /** How the family of `chain` sponsors; undefined where it cannot. */

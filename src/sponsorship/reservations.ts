@@ -3,6 +3,7 @@ import { periodStart } from '../accounts/periods.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { formatAmount, parseAmount } from '../chains/amount.ts';
 import type { ChainName, Network } from '../chains/types.ts';
+import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
@@ -69,9 +70,17 @@ export class SponsorReservations {
     });
   }
 
-  /** The user's allowance on every chain and network its plan names, with what is left of it. */
-  async allowances(userId: string, places: readonly { chain: ChainName; network: Network }[]) {
-    const plan = await this.deps.quotas.planOf(userId);
+  /**
+   * The user's allowance on every chain and network its plan names, with what is left of it. `knownPlan`:
+   * the plan the request was authenticated with, saving its query.
+   */
+  async allowances(
+    userId: string,
+    places: readonly { chain: ChainName; network: Network }[],
+    knownPlan?: PlanConfig,
+  ) {
+    const plan = knownPlan ?? (await this.deps.quotas.planOf(userId));
+    if (plan.sponsored === null) return [];
     const since = periodStart(plan.period, this.now());
     const left: AllowanceLeft[] = [];
     for (const { chain, network } of places) {

@@ -87,8 +87,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       }),
     },
     async (request, reply) => {
-      const info = await ctx.accounts.info(request.userId);
-      const sponsored_fees = await ctx.sponsorship.allowances(request.userId);
+      const plan = request.plan ?? undefined;
+      const info = await ctx.accounts.info(request.userId, plan);
+      const sponsored_fees = await ctx.sponsorship.allowances(request.userId, plan);
       return sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched');
     },
   );

@@ -1,0 +1,27 @@
+import type { RouteOptions } from 'fastify';
+
+type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler';
+
+/** Methods whose requests Fastify never reads a body of: their routes need no hook about bodies. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
+/** Whether a request to this route may carry a body Fastify parses (a method other than GET or HEAD). */
+export function takesBody(route: Pick<RouteOptions, 'method'>): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.some((method) => !BODYLESS.has(method));
+}
+
+/**
+ * Adds a hook to one route, from an `onRoute` hook: a hook only some routes need costs the others nothing,
+ * where a global one runs (and, async, allocates a promise) on every request. A route's own hooks run
+ * after the global ones of the same kind, in the order they were added.
+ */
+export function addRouteHook<K extends HookName>(
+  route: RouteOptions,
+  name: K,
+  hook: NonNullable<RouteOptions[K]> extends (infer H)[] | infer H ? H : never,
+): void {
+  const existing = route[name];
+  const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+  Object.assign(route, { [name]: [...hooks, hook] });
+}
