@@ -9,19 +9,36 @@ interface Waiting<Attempt> {
 
 /** Past this many attempts a batch is written and the rest wait for the next one. */
 const MAX_BATCH = 128;
+/** How long a batch waits for the answers still expected, unless it reaches GATHERED first. */
+export const GATHER_MS = 2;
+/** A batch this large is written without waiting for more. */
+const GATHERED = 32;
+
+export interface AttemptBatchesOptions {
+  /**
+   * Whether more attempts are about to finish (requests in flight to a receiver that answers promptly):
+   * then a batch waits up to GATHER_MS for them, so that one write records more of them.
+   */
+  moreExpected?: () => boolean;
+}
 
 /**
  * Gathers the attempts that finish close together and writes them in one transaction: those finished
- * within one turn of the event loop (or while the previous batch was being written) share a batch.
+ * within one turn of the event loop (or while the previous batch was being written, or within GATHER_MS
+ * while more are expected) share a batch.
  * Batches are written one at a time, so each waits at most for the one before it. When a batch fails its
  * attempts are written one by one, so a single bad row does not take the others' records with it.
  */
 export class AttemptBatches<Attempt> {
   private waiting: Waiting<Attempt>[] = [];
   private scheduled = false;
+  private timer: NodeJS.Timeout | null = null;
   private writing = false;
 
-  constructor(private readonly write: WriteAttempts<Attempt>) {}
+  constructor(
+    private readonly write: WriteAttempts<Attempt>,
+    private readonly options: AttemptBatchesOptions = {},
+  ) {}
 
   /** Resolves when written: false when the claim had lapsed (the row was left alone); rejects if the write failed. */
   record(attempt: Attempt): Promise<boolean> {
@@ -32,12 +49,23 @@ export class AttemptBatches<Attempt> {
   }
 
   private schedule(): void {
+    if (this.waiting.length >= GATHERED && this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.scheduled = false;
+    }
     if (this.scheduled || this.writing) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const write = () => {
+      this.timer = null;
       this.scheduled = false;
       void this.drain();
-    });
+    };
+    if (this.waiting.length < GATHERED && this.options.moreExpected?.() === true) {
+      this.timer = setTimeout(write, GATHER_MS);
+    } else {
+      setImmediate(write);
+    }
   }
 
   private async drain(): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { lapsedUsers } from '../accounts/lifecycle.ts';
 import type { Database, NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
@@ -13,12 +13,27 @@ import { bumpWatchVersion } from './watch-versions.ts';
  * webhook whose origin fills up is left out of the next claim, which then reaches the rows behind it).
  */
 export function claimCandidates(limit: number, room: WebhookRoom): number {
-  return 2 * Math.min(limit, room.otherwise);
+  return 2 * Math.min(limit, Math.max(room.otherwise, ...room.byWebhook.values()));
 }
+
+/** The columns of a claimed notification that sending and recording it read. */
+const CLAIMED_COLUMNS = [
+  'id',
+  'webhook_id',
+  'payload',
+  'txid',
+  'attempts',
+  'next_attempt_at',
+  'claim_expires_at',
+  'block_time',
+] as const;
+
+/** A claimed notification: what sending and recording it need (the claim returns no more). */
+export type ClaimedNotification = Pick<NotificationsTable, (typeof CLAIMED_COLUMNS)[number]>;
 
 /** One attempt to record: the claimed row, where it went, how it went and what becomes of it. */
 export interface RecordedAttempt {
-  row: NotificationsTable;
+  row: ClaimedNotification;
   webhook: WebhooksTable;
   attempt: AttemptResult;
   verdict: Verdict;
@@ -59,13 +74,13 @@ export class DeliveryQueue {
    * Up to `limit` due rows, oldest first, and per webhook no more than `room` gives it (its origin's free
    * slots), so rows are not claimed only to be handed back.
    */
-  claimDue(limit: number, room: WebhookRoom): Promise<NotificationsTable[]> {
-    return this.claim({ limit, room });
+  claimDue(limit: number, room: WebhookRoom): Promise<ClaimedNotification[]> {
+    return this.claim(this.store.db, { limit, room });
   }
 
   /** One row now: pending whatever its next attempt time, or with a lapsed claim; else undefined. */
-  async claimOne(notificationId: string): Promise<NotificationsTable | undefined> {
-    const [row] = await this.claim({
+  async claimOne(notificationId: string): Promise<ClaimedNotification | undefined> {
+    const [row] = await this.claim(this.store.db, {
       limit: 1,
       onlyId: notificationId,
       room: { otherwise: 1, byWebhook: new Map() },
@@ -96,54 +111,90 @@ export class DeliveryQueue {
    */
   async recordMany(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
     if (attempts.length === 0) return [];
+    return this.store.db.transaction().execute((trx) => this.record(trx, attempts));
+  }
+
+  /**
+   * recordMany and claimDue in one transaction: a deliverer that keeps one receiver busy writes once per
+   * turn instead of twice. The claim comes last, so its row locks (Postgres) are held only to the commit.
+   */
+  async recordAndClaim(
+    attempts: readonly RecordedAttempt[],
+    limit: number,
+    room: WebhookRoom,
+  ): Promise<{ kept: boolean[]; claimed: ClaimedNotification[] }> {
     return this.store.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('notification_attempts')
-        .values(
-          attempts.map(({ row, attempt }) => ({
-            id: randomUUID(),
-            notification_id: row.id,
-            attempted_at: attempt.attemptedAt.toISOString(),
-            duration_ms: attempt.durationMs,
-            response_status: attempt.status,
-            response_body: attempt.body,
-            error: attempt.error,
-          })),
-        )
-        .execute();
-      const kept: boolean[] = [];
-      for (const { row, webhook, attempt, verdict } of attempts) {
-        const at = attempt.finishedAt.toISOString();
-        const updated = await trx
-          .updateTable('notifications')
-          .set((eb) => ({
-            status: verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome,
-            attempts: eb('attempts', '+', 1),
-            response_status: attempt.status,
-            response_body: attempt.body ?? attempt.error,
-            claimed_by: null,
-            claim_expires_at: null,
-            updated_at: at,
-            ...(verdict.outcome === 'delivered' ? { delivered_at: at } : {}),
-            ...(verdict.outcome === 'retry_scheduled'
-              ? { next_attempt_at: verdict.nextAttemptAt.toISOString() }
-              : {}),
-          }))
-          .where('id', '=', row.id)
-          .where('claimed_by', '=', this.instanceId)
-          .where('status', '=', 'delivering')
-          .executeTakeFirst();
-        if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
-          await disableWebhook(trx, webhook, verdict.disableReason, at);
-        }
-        kept.push(Number(updated.numUpdatedRows) === 1);
-      }
-      return kept;
+      const kept = await this.record(trx, attempts);
+      const claimed = limit > 0 ? await this.claim(trx, { limit, room }) : [];
+      return { kept, claimed };
     });
   }
 
+  private async record(trx: Transaction<Database>, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    if (attempts.length === 0) return [];
+    await trx
+      .insertInto('notification_attempts')
+      .values(
+        attempts.map(({ row, attempt }) => ({
+          id: randomUUID(),
+          notification_id: row.id,
+          attempted_at: attempt.attemptedAt.toISOString(),
+          duration_ms: attempt.durationMs,
+          response_status: attempt.status,
+          response_body: attempt.body,
+          error: attempt.error,
+        })),
+      )
+      .execute();
+    const settled = await this.settle(trx, attempts);
+    for (const { webhook, attempt, verdict } of attempts) {
+      if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
+        await disableWebhook(trx, webhook, verdict.disableReason, attempt.finishedAt.toISOString());
+      }
+    }
+    return attempts.map(({ row }) => settled.has(row.id));
+  }
+
+  /**
+   * Every notification's new state in one statement (one round trip on Postgres, whatever the batch):
+   * the states as a VALUES list joined to the rows, each row still guarded by its claim. Returns the ids
+   * it settled; a row missing was no longer this instance's claim.
+   */
+  private async settle(
+    trx: Transaction<Database>,
+    attempts: readonly RecordedAttempt[],
+  ): Promise<Set<string>> {
+    const states = attempts.map(({ row, attempt, verdict }) => {
+      const at = attempt.finishedAt.toISOString();
+      const status = verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome;
+      const next = verdict.outcome === 'retry_scheduled' ? verdict.nextAttemptAt.toISOString() : null;
+      const deliveredAt = verdict.outcome === 'delivered' ? at : null;
+      // Casts: Postgres reads the untyped parameters of a VALUES list as text.
+      return sql`(${row.id}, ${status}, cast(${attempt.status} as integer), ${attempt.body ?? attempt.error}, ${next}, ${deliveredAt}, ${at})`;
+    });
+    const { rows } = await sql<{ id: string }>`
+      with settled (id, status, response_status, response_body, next_attempt_at, delivered_at, updated_at)
+        as (values ${sql.join(states)})
+      update notifications set
+        status = settled.status,
+        attempts = notifications.attempts + 1,
+        response_status = settled.response_status,
+        response_body = settled.response_body,
+        claimed_by = null,
+        claim_expires_at = null,
+        updated_at = settled.updated_at,
+        next_attempt_at = coalesce(settled.next_attempt_at, notifications.next_attempt_at),
+        delivered_at = coalesce(settled.delivered_at, notifications.delivered_at)
+      from settled
+      where notifications.id = settled.id
+        and notifications.claimed_by = ${this.instanceId}
+        and notifications.status = 'delivering'
+      returning notifications.id`.execute(trx);
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** A deleted or disabled webhook's notification fails without a request (and without an attempt). */
-  async failUnsent(row: NotificationsTable): Promise<void> {
+  async failUnsent(row: Pick<NotificationsTable, 'id'>): Promise<void> {
     await this.store.db
       .updateTable('notifications')
       .set({
@@ -164,15 +215,18 @@ export class DeliveryQueue {
    * candidates are picked with FOR UPDATE SKIP LOCKED, so concurrent instances never claim the same row;
    * SQLite runs one writer at a time, so its single UPDATE ... RETURNING is atomic too.
    */
-  private async claim(options: { limit: number; room: WebhookRoom; onlyId?: string }) {
+  private async claim(
+    db: Kysely<Database>,
+    options: { limit: number; room: WebhookRoom; onlyId?: string },
+  ): Promise<ClaimedNotification[]> {
     const now = this.now();
     const nowIso = now.toISOString();
-    const { db, dialect } = this.store;
+    const { dialect } = this.store;
     const excluded: string[] = [];
     const limited: [string, number][] = [];
     for (const [id, free] of options.room.byWebhook) {
       if (free <= 0) excluded.push(id);
-      else if (free < options.room.otherwise) limited.push([id, free]);
+      else if (free !== options.room.otherwise) limited.push([id, free]);
     }
     // Two branches, each read in the order of the (status, next_attempt_at) index so the limit stops the
     // scan early: one OR across both would sort every due row first.
@@ -204,7 +258,7 @@ export class DeliveryQueue {
         ),
       ]);
     // Cast: Postgres would otherwise read the parameters of a CASE as text.
-    const room =
+    const roomOf =
       limited.length === 0
         ? sql<number>`cast(${options.room.otherwise} as integer)`
         : sql<number>`case ranked.webhook_id ${sql.join(
@@ -214,7 +268,7 @@ export class DeliveryQueue {
     const pick = db
       .selectFrom(ranked.as('ranked'))
       .select('ranked.id')
-      .where(sql<boolean>`ranked.place <= ${room}`)
+      .where(sql<boolean>`ranked.place <= ${roomOf}`)
       .orderBy('ranked.next_attempt_at')
       .orderBy('ranked.id')
       .limit(options.limit);
@@ -227,7 +281,7 @@ export class DeliveryQueue {
         updated_at: nowIso,
       })
       .where('id', 'in', pick)
-      .returningAll()
+      .returning(CLAIMED_COLUMNS)
       .execute();
   }
 }

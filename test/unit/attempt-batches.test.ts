@@ -42,4 +42,22 @@ describe('AttemptBatches', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(batches).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
   });
+
+  it('while more answers are expected, waits a moment so that they share the batch', async () => {
+    const batches: string[][] = [];
+    let expected = 2;
+    const records = new AttemptBatches<string>(
+      async (attempts) => {
+        batches.push([...attempts]);
+        return attempts.map(() => true);
+      },
+      { moreExpected: () => expected > 0 },
+    );
+    const first = records.record('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expected = 0;
+    const second = records.record('b');
+    await Promise.all([first, second]);
+    expect(batches).toEqual([['a', 'b']]);
+  });
 });
