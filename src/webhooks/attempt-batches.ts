@@ -10,9 +10,9 @@ interface Waiting<Attempt> {
 /** Past this many attempts a batch is written and the rest wait for the next one. */
 const MAX_BATCH = 128;
 /** How long a batch waits for the answers still expected, unless it reaches GATHERED first. */
-export const GATHER_MS = 2;
+export const GATHER_MS = 5;
 /** A batch this large is written without waiting for more. */
-const GATHERED = 32;
+const GATHERED = 48;
 
 export interface AttemptBatchesOptions {
   /**

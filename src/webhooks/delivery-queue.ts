@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import { lapsedUsers } from '../accounts/lifecycle.ts';
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { graceCutoff, lapsedUsersAt } from '../accounts/lifecycle.ts';
 import type { Database, NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import type { AttemptResult, Verdict } from './delivery-attempt.ts';
@@ -30,6 +30,23 @@ const CLAIMED_COLUMNS = [
 
 /** A claimed notification: what sending and recording it need (the claim returns no more). */
 export type ClaimedNotification = Pick<NotificationsTable, (typeof CLAIMED_COLUMNS)[number]>;
+
+/**
+ * Stands for one of a claim's values in its statement, which is compiled once per shape (kysely builds a
+ * statement anew on every use, which cost as much as running it) and bound to the values at each claim.
+ * No stored value starts with a NUL.
+ */
+const SLOT = '\u0000claim:';
+const slot = (name: string) => `${SLOT}${name}`;
+/** Claim statements kept, one per shape (how many webhooks are left out or limited). */
+const MAX_CLAIM_SHAPES = 100;
+
+/** What makes two claims' statements differ; the values are bound per claim. */
+interface ClaimShape {
+  excluded: number;
+  limited: number;
+  oneRow: boolean;
+}
 
 /** One attempt to record: the claimed row, where it went, how it went and what becomes of it. */
 export interface RecordedAttempt {
@@ -61,6 +78,7 @@ export class DeliveryQueue {
   private readonly claimMs: number;
   private readonly planGraceMs: number;
   private readonly now: () => Date;
+  private readonly claimStatements = new Map<string, CompiledQuery>();
 
   constructor(options: DeliveryQueueOptions) {
     this.store = options.store;
@@ -220,14 +238,49 @@ export class DeliveryQueue {
     options: { limit: number; room: WebhookRoom; onlyId?: string },
   ): Promise<ClaimedNotification[]> {
     const now = this.now();
-    const nowIso = now.toISOString();
-    const { dialect } = this.store;
     const excluded: string[] = [];
     const limited: [string, number][] = [];
     for (const [id, free] of options.room.byWebhook) {
       if (free <= 0) excluded.push(id);
       else if (free !== options.room.otherwise) limited.push([id, free]);
     }
+    const values = new Map<string, unknown>([
+      ['now', now.toISOString()],
+      ['cutoff', graceCutoff(now, this.planGraceMs)],
+      ['expires', new Date(now.getTime() + this.claimMs).toISOString()],
+      ['candidates', claimCandidates(options.limit, options.room)],
+      ['limit', options.limit],
+      ['otherwise', options.room.otherwise],
+      ['only', options.onlyId],
+    ]);
+    for (const [i, id] of excluded.entries()) values.set(`excluded${i}`, id);
+    for (const [i, [id, free]] of limited.entries()) {
+      values.set(`limited${i}`, id);
+      values.set(`free${i}`, free);
+    }
+    const statement = this.claimStatement({
+      excluded: excluded.length,
+      limited: limited.length,
+      oneRow: options.onlyId !== undefined,
+    });
+    const parameters = statement.parameters.map((parameter) => {
+      if (typeof parameter !== 'string' || !parameter.startsWith(SLOT)) return parameter;
+      const value = values.get(parameter.slice(SLOT.length));
+      if (value === undefined) throw new Error(`the claim statement has no value for ${parameter.slice(1)}`);
+      return value;
+    });
+    const { rows } = await db.executeQuery<ClaimedNotification>(CompiledQuery.raw(statement.sql, parameters));
+    return rows;
+  }
+
+  /** The claim statement of one shape, its values as slots; compiled at its first use. */
+  private claimStatement(shape: ClaimShape): CompiledQuery {
+    const key = `${shape.excluded}:${shape.limited}:${shape.oneRow}`;
+    const known = this.claimStatements.get(key);
+    if (known !== undefined) return known;
+    const { db, dialect } = this.store;
+    const excluded = Array.from({ length: shape.excluded }, (_, i) => slot(`excluded${i}`));
+    const limited = Array.from({ length: shape.limited }, (_, i) => [slot(`limited${i}`), slot(`free${i}`)]);
     // Two branches, each read in the order of the (status, next_attempt_at) index so the limit stops the
     // scan early: one OR across both would sort every due row first.
     const branch = (status: 'pending' | 'delivering') => {
@@ -235,14 +288,14 @@ export class DeliveryQueue {
         .selectFrom('notifications')
         .select(['id', 'webhook_id', 'next_attempt_at'])
         .where('status', '=', status);
-      if (status === 'delivering') query = query.where('claim_expires_at', '<=', nowIso);
-      else if (options.onlyId === undefined) query = query.where('next_attempt_at', '<=', nowIso);
-      if (options.onlyId !== undefined) query = query.where('id', '=', options.onlyId);
+      if (status === 'delivering') query = query.where('claim_expires_at', '<=', slot('now'));
+      else if (!shape.oneRow) query = query.where('next_attempt_at', '<=', slot('now'));
+      if (shape.oneRow) query = query.where('id', '=', slot('only'));
       if (excluded.length > 0) query = query.where('webhook_id', 'not in', excluded);
       query = query
-        .where('user_id', 'not in', lapsedUsers(db, now, this.planGraceMs))
+        .where('user_id', 'not in', lapsedUsersAt(db, slot('now'), slot('cutoff')))
         .orderBy('next_attempt_at')
-        .limit(claimCandidates(options.limit, options.room));
+        .limit(sql<number>`${slot('candidates')}`);
       if (dialect === 'postgres') query = query.forUpdate().skipLocked();
       return db.selectFrom(query.as(status)).selectAll();
     };
@@ -258,31 +311,37 @@ export class DeliveryQueue {
         ),
       ]);
     // Cast: Postgres would otherwise read the parameters of a CASE as text.
+    const otherwise = sql<number>`cast(${slot('otherwise')} as integer)`;
     const roomOf =
       limited.length === 0
-        ? sql<number>`cast(${options.room.otherwise} as integer)`
+        ? otherwise
         : sql<number>`case ranked.webhook_id ${sql.join(
             limited.map(([id, free]) => sql`when ${id} then cast(${free} as integer)`),
             sql` `,
-          )} else cast(${options.room.otherwise} as integer) end`;
+          )} else ${otherwise} end`;
     const pick = db
       .selectFrom(ranked.as('ranked'))
       .select('ranked.id')
       .where(sql<boolean>`ranked.place <= ${roomOf}`)
       .orderBy('ranked.next_attempt_at')
       .orderBy('ranked.id')
-      .limit(options.limit);
-    return db
+      .limit(sql<number>`${slot('limit')}`);
+    const statement = db
       .updateTable('notifications')
       .set({
         status: 'delivering',
         claimed_by: this.instanceId,
-        claim_expires_at: new Date(now.getTime() + this.claimMs).toISOString(),
-        updated_at: nowIso,
+        claim_expires_at: slot('expires'),
+        updated_at: slot('now'),
       })
       .where('id', 'in', pick)
       .returning(CLAIMED_COLUMNS)
-      .execute();
+      .compile();
+    if (this.claimStatements.size >= MAX_CLAIM_SHAPES) {
+      this.claimStatements.delete(this.claimStatements.keys().next().value!);
+    }
+    this.claimStatements.set(key, statement);
+    return statement;
   }
 }
 
