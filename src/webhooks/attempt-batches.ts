@@ -20,6 +20,8 @@ export interface AttemptBatchesOptions {
    * then a batch waits up to GATHER_MS for them, so that one write records more of them.
    */
   moreExpected?: () => boolean;
+  /** Batches written at once (default 1): more where the database commits several transactions at once. */
+  parallel?: number;
 }
 
 /**
@@ -33,7 +35,8 @@ export class AttemptBatches<Attempt> {
   private waiting: Waiting<Attempt>[] = [];
   private scheduled = false;
   private timer: NodeJS.Timeout | null = null;
-  private writing = false;
+  /** Batches being written. */
+  private writes = 0;
 
   constructor(
     private readonly write: WriteAttempts<Attempt>,
@@ -48,18 +51,23 @@ export class AttemptBatches<Attempt> {
     });
   }
 
+  /** Attempts are waiting or being written. */
+  get busy(): boolean {
+    return this.waiting.length > 0 || this.scheduled || this.writes > 0;
+  }
+
   private schedule(): void {
     if (this.waiting.length >= GATHERED && this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
       this.scheduled = false;
     }
-    if (this.scheduled || this.writing) return;
+    if (this.scheduled || this.writes >= (this.options.parallel ?? 1)) return;
     this.scheduled = true;
     const write = () => {
       this.timer = null;
       this.scheduled = false;
-      void this.drain();
+      this.drain();
     };
     if (this.waiting.length < GATHERED && this.options.moreExpected?.() === true) {
       this.timer = setTimeout(write, GATHER_MS);
@@ -68,15 +76,15 @@ export class AttemptBatches<Attempt> {
     }
   }
 
-  private async drain(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0, MAX_BATCH);
-        await this.writeBatch(batch);
-      }
-    } finally {
-      this.writing = false;
+  /** Starts batches while fewer than `parallel` are being written; one that ends writes what waited meanwhile. */
+  private drain(): void {
+    while (this.waiting.length > 0 && this.writes < (this.options.parallel ?? 1)) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      this.writes++;
+      void this.writeBatch(batch).finally(() => {
+        this.writes--;
+        this.drain();
+      });
     }
   }
 

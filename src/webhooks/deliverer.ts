@@ -23,6 +23,9 @@ import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.
  */
 export const DEFAULT_ORIGIN_CONCURRENCY = 16;
 
+/** Batches of attempts a deliverer on Postgres writes at once. */
+const POSTGRES_PARALLEL_WRITES = 4;
+
 export type DeliveryOutcome = 'delivered' | 'failed' | 'retry_scheduled';
 
 export interface OutboxDelivererOptions {
@@ -78,6 +81,8 @@ export class OutboxDeliverer {
   private readonly backlog = new OriginBacklog<Claimed>();
   /** A claim is under way (the loop's or one beside a record): one at a time, so each sees the slots right. */
   private claiming = false;
+  /** The loop's claim under way, which a record waits for before it claims in its own transaction. */
+  private loopClaim: Promise<boolean> | null = null;
   /** A row waiting in the backlog is sent only while its claim outlasts the request by this much. */
   private readonly sendableForMs: number;
   private readonly now: () => Date;
@@ -114,6 +119,9 @@ export class OutboxDeliverer {
     });
     this.records = new AttemptBatches((attempts) => this.recordAndClaim(attempts), {
       moreExpected: () => this.awaitingAnswers > 0,
+      // Postgres commits the transactions of several connections at once, each waiting on its WAL
+      // flush; SQLite has one writer.
+      parallel: options.store.dialect === 'postgres' ? POSTGRES_PARALLEL_WRITES : 1,
     });
     this.sendableForMs = timeoutMs + (options.claimMarginMs ?? 15_000) / 2;
     this.now = now;
@@ -184,20 +192,26 @@ export class OutboxDeliverer {
   private async run(): Promise<void> {
     while (this.running) {
       let more = false;
-      const request = this.claimRequest();
+      // Attempts being recorded claim what follows them in their own transaction: leave it to them.
+      const request = this.records.busy ? null : this.claimRequest();
       if (request !== null) {
         this.claiming = true;
         this.woken = false;
+        const claim = this.queue
+          .claimDue(request.limit, request.room)
+          .then((rows) => this.take(rows, request));
+        this.loopClaim = claim;
         try {
-          more = await this.take(await this.queue.claimDue(request.limit, request.room), request);
+          more = await claim;
         } catch (error) {
           this.log.error({ err: error }, 'claiming webhook notifications failed');
         } finally {
           this.claiming = false;
+          this.loopClaim = null;
         }
       }
       if (!this.running) break;
-      // Without room (or with a claim beside a record under way, which wakes this loop if it must), wait.
+      // Without a claim of its own (a record's is under way, or there is no room), wait to be woken.
       if (request === null || (!more && !this.woken)) await this.pause();
       // SQLite answers synchronously: without a real yield, back-to-back full claims would starve I/O.
       // After a wake it also lets the other answers that came in with this one free their slots, so
@@ -226,11 +240,16 @@ export class OutboxDeliverer {
    * a claim is under way or the deliverer is stopping), then dispatches those.
    */
   private async recordAndClaim(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    // The loop's claim under way ends first (on Postgres it runs beside this): then this one claims.
+    await this.loopClaim?.catch(() => undefined);
     const request = this.claimRequest();
     if (request === null) {
-      // The slots these answers freed are for the claim under way, or the next one, to fill.
-      if (this.running) this.wakeUp();
-      return this.queue.recordMany(attempts);
+      try {
+        return await this.queue.recordMany(attempts);
+      } finally {
+        // The slots these answers freed are for the loop's next claim to fill.
+        if (this.running) this.wakeUp();
+      }
     }
     this.claiming = true;
     this.woken = false;
