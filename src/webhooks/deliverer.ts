@@ -81,6 +81,8 @@ export class OutboxDeliverer {
   private readonly backlog = new OriginBacklog<Claimed>();
   /** A claim is under way (the loop's or one beside a record): one at a time, so each sees the slots right. */
   private claiming = false;
+  /** A claim was skipped for want of room: the next delivery to end wakes the loop. */
+  private starved = false;
   /** The loop's claim under way, which a record waits for before it claims in its own transaction. */
   private loopClaim: Promise<boolean> | null = null;
   /** A row waiting in the backlog is sent only while its claim outlasts the request by this much. */
@@ -231,7 +233,10 @@ export class OutboxDeliverer {
       this.concurrency - this.inFlight.size,
       this.concurrency * (1 + BACKLOG_PER_SLOT) - held,
     );
-    if (limit <= 0) return null;
+    if (limit <= 0) {
+      this.starved = true;
+      return null;
+    }
     return { limit, room: this.slots.room((origin) => this.backlog.waitingFor(origin)) };
   }
 
@@ -374,6 +379,11 @@ export class OutboxDeliverer {
       this.inFlight.delete(delivery);
       freeSlot();
       this.pump();
+      // A claim found every request taken: this one's end makes room for the loop's next claim.
+      if (this.starved) {
+        this.starved = false;
+        this.wakeUp();
+      }
     });
     return delivery;
   }

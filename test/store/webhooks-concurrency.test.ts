@@ -157,6 +157,26 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     expect(delivered).toHaveLength(4);
   });
 
+  it('with every request of its global cap taken, claims again as soon as one ends, not at the next poll', async () => {
+    const hook = await bench.receiver((_req, res) => {
+      setTimeout(() => res.end('ok'), 20);
+    });
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await bench.insertNotification({ webhookId })).id);
+    const deliverer = bench.newDeliverer({ concurrency: 2, perHostConcurrency: 2, pollMs: 60_000 });
+    deliverer.start();
+    try {
+      await waitFor(async () => {
+        for (const id of ids) if ((await statusOf(id)) !== 'delivered') return false;
+        return true;
+      }, 3_000);
+    } finally {
+      await deliverer.stop();
+    }
+    expect(hook.requests).toHaveLength(8);
+  });
+
   it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {
     const hook = await bench.receiver();
     const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
