@@ -99,6 +99,8 @@ export class OutboxDeliverer {
   /** Set by wakeUp(): rows were committed since the last claim began, so the next one runs at once. */
   private woken = false;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Requests not answered yet, under the global cap (`concurrency`); a delivery being recorded is not one. */
+  private requesting = 0;
   /** Requests sent to a receiver that keeps up and not answered yet: their records are about to follow. */
   private awaitingAnswers = 0;
   /**
@@ -228,9 +230,9 @@ export class OutboxDeliverer {
    */
   private claimRequest(): ClaimRequest | null {
     if (!this.running || this.claiming) return null;
-    const held = this.inFlight.size + this.backlog.size;
+    const held = this.requesting + this.backlog.size;
     const limit = Math.min(
-      this.concurrency - this.inFlight.size,
+      this.concurrency - this.requesting,
       this.concurrency * (1 + BACKLOG_PER_SLOT) - held,
     );
     if (limit <= 0) {
@@ -338,7 +340,7 @@ export class OutboxDeliverer {
     const stale: Claimed[] = [];
     const sendableAfter = this.now().getTime() + this.sendableForMs;
     for (const origin of this.backlog.origins()) {
-      while (this.inFlight.size < this.concurrency && !this.slots.isFull(origin)) {
+      while (this.requesting < this.concurrency && !this.slots.isFull(origin)) {
         const next = this.backlog.next(origin);
         if (next === undefined) break;
         if (Date.parse(next.row.claim_expires_at ?? '') < sendableAfter) stale.push(next);
@@ -365,12 +367,15 @@ export class OutboxDeliverer {
     origin: string,
   ): Promise<DeliveryOutcome | null> {
     this.slots.take(origin);
+    this.requesting++;
     let slotHeld = true;
-    // The origin's slot is its request's: freed when the answer is in, while the record is still written.
+    // The origin's slot, and one of the global cap, are its request's: freed when the answer is in, while
+    // the record is still written.
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
       this.slots.free(origin);
+      this.requesting--;
       this.pump();
     };
     const delivery = this.deliver(row, webhook, origin, freeSlot);
