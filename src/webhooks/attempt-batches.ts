@@ -27,9 +27,10 @@ export interface AttemptBatchesOptions {
 /**
  * Gathers the attempts that finish close together and writes them in one transaction: those finished
  * within one turn of the event loop (or while the previous batch was being written, or within GATHER_MS
- * while more are expected) share a batch.
- * Batches are written one at a time, so each waits at most for the one before it. When a batch fails its
- * attempts are written one by one, so a single bad row does not take the others' records with it.
+ * while more are expected) share a batch. Batches are written one at a time (or `parallel` at a time), so
+ * each waits at most for those before it, and one that ends writes at once what gathered meanwhile. When
+ * a batch fails its attempts are written one by one, so a single bad row does not take the others'
+ * records with it.
  */
 export class AttemptBatches<Attempt> {
   private waiting: Waiting<Attempt>[] = [];
