@@ -1,10 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { Pool } from 'undici';
 import { startBackgroundRoles } from '../src/roles.ts';
 import { enqueueNotification } from '../src/webhooks/outbox.ts';
-import { startGateway } from '../test/helpers/gateway.ts';
-import { type Benchmark, percentile } from './types.ts';
+import { freshDatabase, POSTGRES_URL, startGateway, type TestDatabase } from '../test/helpers/gateway.ts';
+import { type Benchmark, type Measurement, percentile } from './types.ts';
 
 const NOTIFICATIONS = 5_000;
 const WATCHED = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -45,16 +50,52 @@ async function plainPosts(url: string, count: number): Promise<number> {
   return perSecond;
 }
 
+/** A Postgres database of its own for one run (made here, dropped after), as an operator would run it. */
+async function freshPostgresDatabase(): Promise<TestDatabase> {
+  const name = `switchyard_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: url.toString(),
+    MASTER_KEY: randomBytes(32).toString('base64'),
+  };
+  return {
+    env,
+    processEnv: env,
+    dataDir,
+    drop: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const DATABASE_NAMES = { sqlite: 'SQLite', postgres: 'Postgres' } as const;
+
 /**
- * Goal 4: the deliverer sending 5,000 due notifications to a local keep-alive receiver (signed, recorded
- * in batches), against plain POSTs to the same receiver; with the API's p99 for an authenticated read
- * measured meanwhile, one request at a time.
+ * Goal 4, on one database: the deliverer sending 5,000 due notifications to a local keep-alive receiver
+ * (signed, recorded in batches), against plain POSTs to the same receiver; with the API's p99 for an
+ * authenticated read measured meanwhile, one request at a time.
  */
-export const deliveryThroughput: Benchmark = {
-  name: `webhooks: deliveries/s of ${NOTIFICATIONS.toLocaleString('en-US')} due notifications, API p99 meanwhile`,
-  async run() {
+async function deliveriesOn(kind: 'sqlite' | 'postgres'): Promise<Measurement[]> {
+  const on = DATABASE_NAMES[kind];
+  const database = kind === 'sqlite' ? freshDatabase('sqlite') : await freshPostgresDatabase();
+  try {
     const receiver = await startReceiver();
     const gw = await startGateway({
+      database,
       env: { LOG_LEVEL: 'warn', WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', ROLES: 'api,deliverer' },
     });
     try {
@@ -110,7 +151,7 @@ export const deliveryThroughput: Benchmark = {
       const cpuPerDelivery = (cpu.user + cpu.system) / NOTIFICATIONS;
       return [
         {
-          what: 'deliveries/s to a local keep-alive receiver',
+          what: `deliveries/s to a local keep-alive receiver, on ${on}`,
           unit: 'deliveries/s',
           measured,
           baseline: { what: 'plain POSTs/s to the same receiver', value: baseline },
@@ -118,7 +159,7 @@ export const deliveryThroughput: Benchmark = {
           note: `${Math.round(cpuPerDelivery)} µs of this process's CPU per delivery`,
         },
         {
-          what: 'API p99 (authenticated GET /api/account) while delivering',
+          what: `API p99 (authenticated GET /api/account) while delivering, on ${on}`,
           unit: 'ms',
           measured: percentile(latencies, 99),
           goal: { on: 'value', op: '<', value: 20 },
@@ -129,5 +170,15 @@ export const deliveryThroughput: Benchmark = {
       await gw.close();
       await receiver.close();
     }
+  } finally {
+    await database.drop();
+  }
+}
+
+/** Goal 4 on each database the gateway runs on: SQLite (embedded) and Postgres (at scale). */
+export const deliveryThroughput: Benchmark = {
+  name: `webhooks: deliveries/s of ${NOTIFICATIONS.toLocaleString('en-US')} due notifications on SQLite and on Postgres, API p99 meanwhile`,
+  async run() {
+    return [...(await deliveriesOn('sqlite')), ...(await deliveriesOn('postgres'))];
   },
 };

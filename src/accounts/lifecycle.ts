@@ -28,7 +28,7 @@ export function standingOf(terms: SubscriptionTerms, now: Date, graceMs: number)
       endsAt === null ? `was cancelled on ${day(updatedAt)}` : `was cancelled and ran until ${day(endsAt)}`;
     return { active: false, reason: `Your ${plan} plan ${ran}. ${RENEW}` };
   }
-  if (endsAt === null || endsAt > cutoff(now, graceMs)) return { active: true };
+  if (endsAt === null || endsAt > graceCutoff(now, graceMs)) return { active: true };
   const grace =
     graceMs > 0
       ? ` (the grace period ended ${day(new Date(Date.parse(endsAt) + graceMs).toISOString())})`
@@ -40,7 +40,11 @@ const RENEW = 'Renew it to use the API again; GET /api/account shows its status.
 
 /** The same rule as `standingOf`, as a condition on `subscriptions` rows: true for those that lapsed. */
 export function lapsedCondition(now: Date, graceMs: number) {
-  const nowIso = now.toISOString();
+  return lapsedConditionAt(now.toISOString(), graceCutoff(now, graceMs));
+}
+
+/** lapsedCondition with its two instants given as text: now, and now less the grace (graceCutoff). */
+export function lapsedConditionAt(nowIso: string, cutoffIso: string) {
   return (eb: ExpressionBuilder<Database, 'subscriptions'>) =>
     eb.or([
       eb.and([
@@ -50,17 +54,26 @@ export function lapsedCondition(now: Date, graceMs: number) {
       eb.and([
         eb('subscriptions.status', '=', 'active'),
         eb('subscriptions.ends_at', 'is not', null),
-        eb('subscriptions.ends_at', '<=', cutoff(now, graceMs)),
+        eb('subscriptions.ends_at', '<=', cutoffIso),
       ]),
     ]);
 }
 
 /** Users whose subscription has lapsed, as a subquery for `user_id not in (...)`. */
 export function lapsedUsers(db: Kysely<Database>, now: Date, graceMs: number) {
-  return db.selectFrom('subscriptions').select('subscriptions.user_id').where(lapsedCondition(now, graceMs));
+  return lapsedUsersAt(db, now.toISOString(), graceCutoff(now, graceMs));
 }
 
-function cutoff(now: Date, graceMs: number): string {
+/** lapsedUsers with its two instants given as text (a statement compiled once binds them per use). */
+export function lapsedUsersAt(db: Kysely<Database>, nowIso: string, cutoffIso: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select('subscriptions.user_id')
+    .where(lapsedConditionAt(nowIso, cutoffIso));
+}
+
+/** The end of a plan's grace period that has run out by `now`. */
+export function graceCutoff(now: Date, graceMs: number): string {
   return new Date(now.getTime() - graceMs).toISOString();
 }
 

@@ -1,13 +1,19 @@
 import type { Registry } from 'prom-client';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Logger } from '../logger.ts';
-import type { NotificationsTable, WebhooksTable } from '../store/schema.ts';
+import type { WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { AttemptBatches } from './attempt-batches.ts';
 import { classify, WebhookSender } from './delivery-attempt.ts';
 import { DeliveryMetrics } from './delivery-metrics.ts';
-import { claimCandidates, DeliveryQueue, type RecordedAttempt } from './delivery-queue.ts';
-import { OriginSlots, originOf } from './origin-slots.ts';
+import {
+  type ClaimedNotification,
+  claimCandidates,
+  DeliveryQueue,
+  type RecordedAttempt,
+} from './delivery-queue.ts';
+import { OriginBacklog } from './origin-backlog.ts';
+import { BACKLOG_PER_SLOT, OriginSlots, originOf, type WebhookRoom } from './origin-slots.ts';
 import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.ts';
 
 /**
@@ -16,6 +22,9 @@ import { compileAllowlist, type IpAllowlist, type LookupAll } from './url-guard.
  * a fast receiver; it stays low enough that one busy receiver cannot take the whole global concurrency.
  */
 export const DEFAULT_ORIGIN_CONCURRENCY = 16;
+
+/** Batches of attempts a deliverer on Postgres writes at once. */
+const POSTGRES_PARALLEL_WRITES = 4;
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'retry_scheduled';
 
@@ -42,18 +51,43 @@ export interface OutboxDelivererOptions {
   planGraceMs?: number;
 }
 
+/** A claimed row and where it goes. */
+interface Claimed {
+  row: ClaimedNotification;
+  webhook: WebhooksTable | undefined;
+}
+
+/** What the next claim may take: how many rows in all, and per webhook. */
+interface ClaimRequest {
+  limit: number;
+  room: WebhookRoom;
+}
+
 /**
  * Sends the outbox: claims due notifications when woken (rows committed: outbox-listener.ts) and every
  * pollMs besides, sends each (signed) to its webhook and records the attempt. Rows are claimed with an
  * expiry, so another instance takes over the rows of one that died. Deliveries run concurrently under a
  * global and a per-origin cap; a saturated origin's webhooks are left out of the next claims, so a slow
- * or dead endpoint never holds up the others.
+ * or dead endpoint never holds up the others. The attempts that finish together are recorded in one
+ * transaction that also claims the rows to send next; for a receiver that keeps up, rows are claimed
+ * ahead and wait for a slot (origin-slots.ts), so the requests go on while that transaction commits.
  */
 export class OutboxDeliverer {
   private readonly queue: DeliveryQueue;
   private readonly records: AttemptBatches<RecordedAttempt>;
   private readonly sender: WebhookSender;
   private readonly slots: OriginSlots;
+  /** Claimed rows waiting for a slot of their origin. */
+  private readonly backlog = new OriginBacklog<Claimed>();
+  /** A claim is under way (the loop's or one beside a record): one at a time, so each sees the slots right. */
+  private claiming = false;
+  /** A claim was skipped for want of room: the next delivery to end wakes the loop. */
+  private starved = false;
+  /** The loop's claim under way, which a record waits for before it claims in its own transaction. */
+  private loopClaim: Promise<boolean> | null = null;
+  /** A row waiting in the backlog is sent only while its claim outlasts the request by this much. */
+  private readonly sendableForMs: number;
+  private readonly now: () => Date;
   private readonly log: Logger;
   private readonly concurrency: number;
   private readonly pollMs: number;
@@ -65,6 +99,10 @@ export class OutboxDeliverer {
   /** Set by wakeUp(): rows were committed since the last claim began, so the next one runs at once. */
   private woken = false;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Requests not answered yet, under the global cap (`concurrency`); a delivery being recorded is not one. */
+  private requesting = 0;
+  /** Requests sent to a receiver that keeps up and not answered yet: their records are about to follow. */
+  private awaitingAnswers = 0;
   /**
    * Aborted when a stop's grace is over: the sends still waiting end, and their rows are handed back. A
    * stop cut short is the process's last (a shutdown): the deliverer sends nothing after it.
@@ -83,7 +121,14 @@ export class OutboxDeliverer {
       planGraceMs: options.planGraceMs ?? 0,
       now,
     });
-    this.records = new AttemptBatches((attempts) => this.queue.recordMany(attempts));
+    this.records = new AttemptBatches((attempts) => this.recordAndClaim(attempts), {
+      moreExpected: () => this.awaitingAnswers > 0,
+      // Postgres commits the transactions of several connections at once, each waiting on its WAL
+      // flush; SQLite has one writer.
+      parallel: options.store.dialect === 'postgres' ? POSTGRES_PARALLEL_WRITES : 1,
+    });
+    this.sendableForMs = timeoutMs + (options.claimMarginMs ?? 15_000) / 2;
+    this.now = now;
     this.sender = new WebhookSender({
       masterKey: options.masterKey,
       allowlist: options.allowlist,
@@ -120,6 +165,7 @@ export class OutboxDeliverer {
     try {
       await this.loop;
       this.loop = null;
+      await this.handBack(this.backlog.takeAll());
       while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     } finally {
       abandon?.removeEventListener('abort', abandonNow);
@@ -149,23 +195,86 @@ export class OutboxDeliverer {
 
   private async run(): Promise<void> {
     while (this.running) {
-      const capacity = this.concurrency - this.inFlight.size;
-      this.woken = false;
       let more = false;
-      if (capacity > 0) {
+      // Attempts being recorded claim what follows them in their own transaction: leave it to them.
+      const request = this.records.busy ? null : this.claimRequest();
+      if (request !== null) {
+        this.claiming = true;
+        this.woken = false;
+        const claim = this.queue
+          .claimDue(request.limit, request.room)
+          .then((rows) => this.take(rows, request));
+        this.loopClaim = claim;
         try {
-          more = await this.claimBatch(capacity);
+          more = await claim;
         } catch (error) {
           this.log.error({ err: error }, 'claiming webhook notifications failed');
+        } finally {
+          this.claiming = false;
+          this.loopClaim = null;
         }
       }
       if (!this.running) break;
-      if (!more && !(this.woken && capacity > 0)) await this.pause();
+      // Without a claim of its own (a record's is under way, or there is no room), wait to be woken.
+      if (request === null || (!more && !this.woken)) await this.pause();
       // SQLite answers synchronously: without a real yield, back-to-back full claims would starve I/O.
       // After a wake it also lets the other answers that came in with this one free their slots, so
       // one claim fills them all.
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * What a claim may take now, or null when none should run (stopping, another under way, no room): rows
+   * for the free requests and for the backlog of origins that keep up.
+   */
+  private claimRequest(): ClaimRequest | null {
+    if (!this.running || this.claiming) return null;
+    const held = this.requesting + this.backlog.size;
+    const limit = Math.min(
+      this.concurrency - this.requesting,
+      this.concurrency * (1 + BACKLOG_PER_SLOT) - held,
+    );
+    if (limit <= 0) {
+      this.starved = true;
+      return null;
+    }
+    return { limit, room: this.slots.room((origin) => this.backlog.waitingFor(origin)) };
+  }
+
+  /**
+   * Writes finished attempts and, in the same transaction, claims the rows that take their place (unless
+   * a claim is under way or the deliverer is stopping), then dispatches those.
+   */
+  private async recordAndClaim(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    // The loop's claim under way ends first (on Postgres it runs beside this): then this one claims.
+    await this.loopClaim?.catch(() => undefined);
+    const request = this.claimRequest();
+    if (request === null) {
+      try {
+        return await this.queue.recordMany(attempts);
+      } finally {
+        // The slots these answers freed are for the loop's next claim to fill.
+        if (this.running) this.wakeUp();
+      }
+    }
+    this.claiming = true;
+    this.woken = false;
+    let more = false;
+    try {
+      const { kept, claimed } = await this.queue.recordAndClaim(attempts, request.limit, request.room);
+      more = await this.take(claimed, request).catch((error: unknown) => this.claimFailed(error));
+      return kept;
+    } finally {
+      this.claiming = false;
+      // Rows committed meanwhile, or more due than this claim took: the loop claims again.
+      if (more || this.woken) this.wakeUp();
+    }
+  }
+
+  private claimFailed(error: unknown): false {
+    this.log.error({ err: error }, 'dispatching claimed webhook notifications failed');
+    return false;
   }
 
   /** Sleeps for pollMs, or until an answer or a delivery frees a slot, a wake-up or stop(). */
@@ -182,14 +291,18 @@ export class OutboxDeliverer {
   }
 
   /**
-   * Claims and dispatches up to `limit` rows. True when another claim should follow at once: the limit or
-   * every candidate was taken, or an origin filled up, so its webhooks leave room in the next claim for
-   * the rows behind them.
+   * Dispatches claimed rows: sent at once where their origin has a free slot, else kept in the backlog
+   * while the origin's allowance has room, else handed back. True when another claim should follow at
+   * once: the limit or every candidate was taken, or an origin that does not keep up filled up, so its
+   * webhooks leave room in the next claim for the rows behind them.
    */
-  private async claimBatch(limit: number): Promise<boolean> {
-    const room = this.slots.room();
-    const rows = await this.queue.claimDue(limit, room);
+  private async take(rows: ClaimedNotification[], request: ClaimRequest): Promise<boolean> {
     if (rows.length === 0) return false;
+    if (!this.running) {
+      // Claimed beside the last records as the deliverer stopped: another instance sends them.
+      await this.queue.release(rows.map((row) => row.id));
+      return false;
+    }
     let filled = false;
     const webhooks = await this.queue.webhooks([...new Set(rows.map((row) => row.webhook_id))]);
     const release: string[] = [];
@@ -198,56 +311,112 @@ export class OutboxDeliverer {
       const webhook = webhooks.get(row.webhook_id);
       const origin = webhook === undefined ? '' : originOf(webhook.url);
       if (webhook !== undefined) this.slots.remember(webhook.id, origin);
-      if (this.slots.isFull(origin)) {
+      if (!this.slots.mayWait(origin, this.backlog.waitingFor(origin))) {
         // Webhooks first seen in this claim, or several sharing an origin, took more rows than it has
-        // slots: hand those back; the next claims know the origin and give it only its free slots.
+        // room for: hand those back; the next claims know the origin and give it only its room.
         release.push(row.id);
+        filled = true;
         continue;
       }
-      void this.dispatch(row, webhook, origin);
-      if (this.slots.isFull(origin)) filled = true;
+      this.backlog.hold(origin, { row, webhook });
+      // An origin that keeps up frees its slots within moments, and its next rows come then, oldest
+      // first; one that does not is left out of the next claim, which reaches the rows behind it now.
+      if (!this.slots.mayWait(origin, this.backlog.waitingFor(origin)) && !this.slots.keepsUp(origin)) {
+        filled = true;
+      }
     }
+    this.pump();
     if (release.length > 0) await this.queue.release(release);
+    const { limit, room } = request;
     return rows.length === limit || rows.length >= claimCandidates(limit, room) || filled;
   }
 
+  /**
+   * Sends the rows of the backlog whose origin has a free slot, while the global cap allows; a row whose
+   * claim would lapse before its answer could be recorded goes back instead.
+   */
+  private pump(): void {
+    if (!this.running) return;
+    const stale: Claimed[] = [];
+    const sendableAfter = this.now().getTime() + this.sendableForMs;
+    for (const origin of this.backlog.origins()) {
+      while (this.requesting < this.concurrency && !this.slots.isFull(origin)) {
+        const next = this.backlog.next(origin);
+        if (next === undefined) break;
+        if (Date.parse(next.row.claim_expires_at ?? '') < sendableAfter) stale.push(next);
+        else void this.dispatch(next.row, next.webhook, origin);
+      }
+    }
+    if (stale.length > 0) void this.handBack(stale);
+  }
+
+  /** Rows claimed but not sent go back to pending, for this or another instance to claim at once. */
+  private async handBack(claimed: readonly Claimed[]): Promise<void> {
+    if (claimed.length === 0) return;
+    try {
+      await this.queue.release(claimed.map(({ row }) => row.id));
+    } catch (error) {
+      // Their claims lapse in time and the rows are claimed again then.
+      this.log.error({ err: error }, 'handing back claimed webhook notifications failed');
+    }
+  }
+
   private dispatch(
-    row: NotificationsTable,
+    row: ClaimedNotification,
     webhook: WebhooksTable | undefined,
     origin: string,
   ): Promise<DeliveryOutcome | null> {
     this.slots.take(origin);
+    this.requesting++;
     let slotHeld = true;
-    // The origin's slot is its request's: freed when the answer is in, while the record is still written.
+    // The origin's slot, and one of the global cap, are its request's: freed when the answer is in, while
+    // the record is still written.
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
       this.slots.free(origin);
-      this.wake?.();
+      this.requesting--;
+      this.pump();
     };
-    const delivery = this.deliver(row, webhook, freeSlot);
+    const delivery = this.deliver(row, webhook, origin, freeSlot);
     this.inFlight.add(delivery);
-    void delivery.finally(() => {
+    void delivery.then(() => {
       this.inFlight.delete(delivery);
       freeSlot();
-      this.wake?.();
+      this.pump();
+      // A claim found every request taken: this one's end makes room for the loop's next claim.
+      if (this.starved) {
+        this.starved = false;
+        this.wakeUp();
+      }
     });
     return delivery;
   }
 
-  /** Never rejects: a failure to record leaves the claim to lapse, and the row is sent again later. */
+  /**
+   * Never rejects: a failure to record leaves the claim to lapse, and the row is sent again later. A
+   * recorded attempt claims the rows that follow it in its own transaction; every other end wakes the
+   * loop to claim them.
+   */
   private async deliver(
-    row: NotificationsTable,
+    row: ClaimedNotification,
     webhook: WebhooksTable | undefined,
+    origin: string,
     requestDone: () => void,
   ): Promise<DeliveryOutcome | null> {
     try {
       if (webhook === undefined || !canReceive(webhook)) {
         await this.queue.failUnsent(row);
         this.metrics.countUnsent();
+        this.wakeUp();
         return 'failed';
       }
-      const attempt = await this.sender.send(row, webhook);
+      const prompt = this.slots.keepsUp(origin);
+      if (prompt) this.awaitingAnswers++;
+      const attempt = await this.sender.send(row, webhook).finally(() => {
+        if (prompt) this.awaitingAnswers--;
+      });
+      this.slots.noteAnswer(origin, attempt.status, attempt.durationMs);
       requestDone();
       // Cut off by the shutdown before the receiver answered: not its attempt, the row goes back.
       if (attempt.status === null && this.sender.abandoned) {
@@ -278,6 +447,7 @@ export class OutboxDeliverer {
       return verdict.outcome;
     } catch (error) {
       this.log.error({ err: error, notification: row.id }, 'recording a webhook delivery failed');
+      this.wakeUp();
       return null;
     }
   }

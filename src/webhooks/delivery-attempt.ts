@@ -53,10 +53,26 @@ const KEEP_BYTES = 1024;
 /** Read (and discard) at most this much more of a response, so the connection can be reused. */
 const DRAIN_BYTES = 64 * 1024;
 const USER_AGENT = 'Switchyard-Webhooks/1';
+/** Past this many webhooks the opened secrets are forgotten and opened again when next used. */
+const MAX_OPENED_SECRETS = 10_000;
+
+/** A webhook's signing secrets as opened, with the sealed values they came from. */
+interface OpenedSecrets {
+  sealed: string;
+  current: string;
+  previousSealed: string | null;
+  /** Opened when first needed: an expired previous secret is never opened. */
+  previous?: string;
+}
 
 /** Signs a notification and POSTs it to its webhook through the URL guard; knows nothing of the database. */
 export class WebhookSender {
   private agent: Agent | null = null;
+  /**
+   * Secrets opened for earlier sends, by webhook: opening (AES-GCM under the master key) on every attempt
+   * was a large share of a delivery's CPU. A rotation seals new values, which are opened afresh.
+   */
+  private readonly opened = new Map<string, OpenedSecrets>();
 
   constructor(private readonly options: WebhookSenderOptions) {}
 
@@ -120,15 +136,16 @@ export class WebhookSender {
   }
 
   private headers(notification: OutgoingNotification, webhook: Receiver, at: Date): Record<string, string> {
-    const { masterKey } = this.options;
-    const secrets = [masterKey.open(webhook.secret_sealed, webhook.id)];
+    const opened = this.secretsOf(webhook);
+    const secrets = [opened.current];
     const previousUntil = webhook.previous_secret_expires_at;
     if (
-      webhook.previous_secret_sealed !== null &&
+      opened.previousSealed !== null &&
       previousUntil !== null &&
       Date.parse(previousUntil) > at.getTime()
     ) {
-      secrets.push(masterKey.open(webhook.previous_secret_sealed, `${webhook.id}:previous`));
+      opened.previous ??= this.options.masterKey.open(opened.previousSealed, `${webhook.id}:previous`);
+      secrets.push(opened.previous);
     }
     return {
       'content-type': 'application/json',
@@ -139,8 +156,27 @@ export class WebhookSender {
         body: notification.payload,
         secrets,
       }),
-      'x-signature': chaingatewaySignature(secrets[0]!, notification.txid),
+      'x-signature': chaingatewaySignature(opened.current, notification.txid),
     };
+  }
+
+  private secretsOf(webhook: Receiver): OpenedSecrets {
+    const known = this.opened.get(webhook.id);
+    if (
+      known !== undefined &&
+      known.sealed === webhook.secret_sealed &&
+      known.previousSealed === webhook.previous_secret_sealed
+    ) {
+      return known;
+    }
+    const opened: OpenedSecrets = {
+      sealed: webhook.secret_sealed,
+      current: this.options.masterKey.open(webhook.secret_sealed, webhook.id),
+      previousSealed: webhook.previous_secret_sealed,
+    };
+    if (this.opened.size >= MAX_OPENED_SECRETS) this.opened.clear();
+    this.opened.set(webhook.id, opened);
+    return opened;
   }
 
   private dispatcher(): Agent {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
-import { lapsedUsers } from '../accounts/lifecycle.ts';
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { graceCutoff, lapsedUsersAt } from '../accounts/lifecycle.ts';
 import type { Database, NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import type { AttemptResult, Verdict } from './delivery-attempt.ts';
@@ -13,12 +13,44 @@ import { bumpWatchVersion } from './watch-versions.ts';
  * webhook whose origin fills up is left out of the next claim, which then reaches the rows behind it).
  */
 export function claimCandidates(limit: number, room: WebhookRoom): number {
-  return 2 * Math.min(limit, room.otherwise);
+  return 2 * Math.min(limit, Math.max(room.otherwise, ...room.byWebhook.values()));
+}
+
+/** The columns of a claimed notification that sending and recording it read. */
+const CLAIMED_COLUMNS = [
+  'id',
+  'webhook_id',
+  'payload',
+  'txid',
+  'attempts',
+  'next_attempt_at',
+  'claim_expires_at',
+  'block_time',
+] as const;
+
+/** A claimed notification: what sending and recording it need (the claim returns no more). */
+export type ClaimedNotification = Pick<NotificationsTable, (typeof CLAIMED_COLUMNS)[number]>;
+
+/**
+ * Stands for one of a claim's values in its statement, which is compiled once per shape (kysely builds a
+ * statement anew on every use, which cost as much as running it) and bound to the values at each claim.
+ * No stored value starts with a NUL.
+ */
+const SLOT = '\u0000claim:';
+const slot = (name: string) => `${SLOT}${name}`;
+/** Claim statements kept, one per shape (how many webhooks are left out or limited). */
+const MAX_CLAIM_SHAPES = 100;
+
+/** What makes two claims' statements differ; the values are bound per claim. */
+interface ClaimShape {
+  excluded: number;
+  limited: number;
+  oneRow: boolean;
 }
 
 /** One attempt to record: the claimed row, where it went, how it went and what becomes of it. */
 export interface RecordedAttempt {
-  row: NotificationsTable;
+  row: ClaimedNotification;
   webhook: WebhooksTable;
   attempt: AttemptResult;
   verdict: Verdict;
@@ -46,6 +78,7 @@ export class DeliveryQueue {
   private readonly claimMs: number;
   private readonly planGraceMs: number;
   private readonly now: () => Date;
+  private readonly claimStatements = new Map<string, CompiledQuery>();
 
   constructor(options: DeliveryQueueOptions) {
     this.store = options.store;
@@ -59,13 +92,13 @@ export class DeliveryQueue {
    * Up to `limit` due rows, oldest first, and per webhook no more than `room` gives it (its origin's free
    * slots), so rows are not claimed only to be handed back.
    */
-  claimDue(limit: number, room: WebhookRoom): Promise<NotificationsTable[]> {
-    return this.claim({ limit, room });
+  claimDue(limit: number, room: WebhookRoom): Promise<ClaimedNotification[]> {
+    return this.claim(this.store.db, { limit, room });
   }
 
   /** One row now: pending whatever its next attempt time, or with a lapsed claim; else undefined. */
-  async claimOne(notificationId: string): Promise<NotificationsTable | undefined> {
-    const [row] = await this.claim({
+  async claimOne(notificationId: string): Promise<ClaimedNotification | undefined> {
+    const [row] = await this.claim(this.store.db, {
       limit: 1,
       onlyId: notificationId,
       room: { otherwise: 1, byWebhook: new Map() },
@@ -96,54 +129,90 @@ export class DeliveryQueue {
    */
   async recordMany(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
     if (attempts.length === 0) return [];
+    return this.store.db.transaction().execute((trx) => this.record(trx, attempts));
+  }
+
+  /**
+   * recordMany and claimDue in one transaction: a deliverer that keeps one receiver busy writes once per
+   * turn instead of twice. The claim comes last, so its row locks (Postgres) are held only to the commit.
+   */
+  async recordAndClaim(
+    attempts: readonly RecordedAttempt[],
+    limit: number,
+    room: WebhookRoom,
+  ): Promise<{ kept: boolean[]; claimed: ClaimedNotification[] }> {
     return this.store.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('notification_attempts')
-        .values(
-          attempts.map(({ row, attempt }) => ({
-            id: randomUUID(),
-            notification_id: row.id,
-            attempted_at: attempt.attemptedAt.toISOString(),
-            duration_ms: attempt.durationMs,
-            response_status: attempt.status,
-            response_body: attempt.body,
-            error: attempt.error,
-          })),
-        )
-        .execute();
-      const kept: boolean[] = [];
-      for (const { row, webhook, attempt, verdict } of attempts) {
-        const at = attempt.finishedAt.toISOString();
-        const updated = await trx
-          .updateTable('notifications')
-          .set((eb) => ({
-            status: verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome,
-            attempts: eb('attempts', '+', 1),
-            response_status: attempt.status,
-            response_body: attempt.body ?? attempt.error,
-            claimed_by: null,
-            claim_expires_at: null,
-            updated_at: at,
-            ...(verdict.outcome === 'delivered' ? { delivered_at: at } : {}),
-            ...(verdict.outcome === 'retry_scheduled'
-              ? { next_attempt_at: verdict.nextAttemptAt.toISOString() }
-              : {}),
-          }))
-          .where('id', '=', row.id)
-          .where('claimed_by', '=', this.instanceId)
-          .where('status', '=', 'delivering')
-          .executeTakeFirst();
-        if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
-          await disableWebhook(trx, webhook, verdict.disableReason, at);
-        }
-        kept.push(Number(updated.numUpdatedRows) === 1);
-      }
-      return kept;
+      const kept = await this.record(trx, attempts);
+      const claimed = limit > 0 ? await this.claim(trx, { limit, room }) : [];
+      return { kept, claimed };
     });
   }
 
+  private async record(trx: Transaction<Database>, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+    if (attempts.length === 0) return [];
+    await trx
+      .insertInto('notification_attempts')
+      .values(
+        attempts.map(({ row, attempt }) => ({
+          id: randomUUID(),
+          notification_id: row.id,
+          attempted_at: attempt.attemptedAt.toISOString(),
+          duration_ms: attempt.durationMs,
+          response_status: attempt.status,
+          response_body: attempt.body,
+          error: attempt.error,
+        })),
+      )
+      .execute();
+    const settled = await this.settle(trx, attempts);
+    for (const { webhook, attempt, verdict } of attempts) {
+      if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
+        await disableWebhook(trx, webhook, verdict.disableReason, attempt.finishedAt.toISOString());
+      }
+    }
+    return attempts.map(({ row }) => settled.has(row.id));
+  }
+
+  /**
+   * Every notification's new state in one statement (one round trip on Postgres, whatever the batch):
+   * the states as a VALUES list joined to the rows, each row still guarded by its claim. Returns the ids
+   * it settled; a row missing was no longer this instance's claim.
+   */
+  private async settle(
+    trx: Transaction<Database>,
+    attempts: readonly RecordedAttempt[],
+  ): Promise<Set<string>> {
+    const states = attempts.map(({ row, attempt, verdict }) => {
+      const at = attempt.finishedAt.toISOString();
+      const status = verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome;
+      const next = verdict.outcome === 'retry_scheduled' ? verdict.nextAttemptAt.toISOString() : null;
+      const deliveredAt = verdict.outcome === 'delivered' ? at : null;
+      // Casts: Postgres reads the untyped parameters of a VALUES list as text.
+      return sql`(${row.id}, ${status}, cast(${attempt.status} as integer), ${attempt.body ?? attempt.error}, ${next}, ${deliveredAt}, ${at})`;
+    });
+    const { rows } = await sql<{ id: string }>`
+      with settled (id, status, response_status, response_body, next_attempt_at, delivered_at, updated_at)
+        as (values ${sql.join(states)})
+      update notifications set
+        status = settled.status,
+        attempts = notifications.attempts + 1,
+        response_status = settled.response_status,
+        response_body = settled.response_body,
+        claimed_by = null,
+        claim_expires_at = null,
+        updated_at = settled.updated_at,
+        next_attempt_at = coalesce(settled.next_attempt_at, notifications.next_attempt_at),
+        delivered_at = coalesce(settled.delivered_at, notifications.delivered_at)
+      from settled
+      where notifications.id = settled.id
+        and notifications.claimed_by = ${this.instanceId}
+        and notifications.status = 'delivering'
+      returning notifications.id`.execute(trx);
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** A deleted or disabled webhook's notification fails without a request (and without an attempt). */
-  async failUnsent(row: NotificationsTable): Promise<void> {
+  async failUnsent(row: Pick<NotificationsTable, 'id'>): Promise<void> {
     await this.store.db
       .updateTable('notifications')
       .set({
@@ -164,16 +233,54 @@ export class DeliveryQueue {
    * candidates are picked with FOR UPDATE SKIP LOCKED, so concurrent instances never claim the same row;
    * SQLite runs one writer at a time, so its single UPDATE ... RETURNING is atomic too.
    */
-  private async claim(options: { limit: number; room: WebhookRoom; onlyId?: string }) {
+  private async claim(
+    db: Kysely<Database>,
+    options: { limit: number; room: WebhookRoom; onlyId?: string },
+  ): Promise<ClaimedNotification[]> {
     const now = this.now();
-    const nowIso = now.toISOString();
-    const { db, dialect } = this.store;
     const excluded: string[] = [];
     const limited: [string, number][] = [];
     for (const [id, free] of options.room.byWebhook) {
       if (free <= 0) excluded.push(id);
-      else if (free < options.room.otherwise) limited.push([id, free]);
+      else if (free !== options.room.otherwise) limited.push([id, free]);
     }
+    const values = new Map<string, unknown>([
+      ['now', now.toISOString()],
+      ['cutoff', graceCutoff(now, this.planGraceMs)],
+      ['expires', new Date(now.getTime() + this.claimMs).toISOString()],
+      ['candidates', claimCandidates(options.limit, options.room)],
+      ['limit', options.limit],
+      ['otherwise', options.room.otherwise],
+      ['only', options.onlyId],
+    ]);
+    for (const [i, id] of excluded.entries()) values.set(`excluded${i}`, id);
+    for (const [i, [id, free]] of limited.entries()) {
+      values.set(`limited${i}`, id);
+      values.set(`free${i}`, free);
+    }
+    const statement = this.claimStatement({
+      excluded: excluded.length,
+      limited: limited.length,
+      oneRow: options.onlyId !== undefined,
+    });
+    const parameters = statement.parameters.map((parameter) => {
+      if (typeof parameter !== 'string' || !parameter.startsWith(SLOT)) return parameter;
+      const value = values.get(parameter.slice(SLOT.length));
+      if (value === undefined) throw new Error(`the claim statement has no value for ${parameter.slice(1)}`);
+      return value;
+    });
+    const { rows } = await db.executeQuery<ClaimedNotification>(CompiledQuery.raw(statement.sql, parameters));
+    return rows;
+  }
+
+  /** The claim statement of one shape, its values as slots; compiled at its first use. */
+  private claimStatement(shape: ClaimShape): CompiledQuery {
+    const key = `${shape.excluded}:${shape.limited}:${shape.oneRow}`;
+    const known = this.claimStatements.get(key);
+    if (known !== undefined) return known;
+    const { db, dialect } = this.store;
+    const excluded = Array.from({ length: shape.excluded }, (_, i) => slot(`excluded${i}`));
+    const limited = Array.from({ length: shape.limited }, (_, i) => [slot(`limited${i}`), slot(`free${i}`)]);
     // Two branches, each read in the order of the (status, next_attempt_at) index so the limit stops the
     // scan early: one OR across both would sort every due row first.
     const branch = (status: 'pending' | 'delivering') => {
@@ -181,14 +288,14 @@ export class DeliveryQueue {
         .selectFrom('notifications')
         .select(['id', 'webhook_id', 'next_attempt_at'])
         .where('status', '=', status);
-      if (status === 'delivering') query = query.where('claim_expires_at', '<=', nowIso);
-      else if (options.onlyId === undefined) query = query.where('next_attempt_at', '<=', nowIso);
-      if (options.onlyId !== undefined) query = query.where('id', '=', options.onlyId);
+      if (status === 'delivering') query = query.where('claim_expires_at', '<=', slot('now'));
+      else if (!shape.oneRow) query = query.where('next_attempt_at', '<=', slot('now'));
+      if (shape.oneRow) query = query.where('id', '=', slot('only'));
       if (excluded.length > 0) query = query.where('webhook_id', 'not in', excluded);
       query = query
-        .where('user_id', 'not in', lapsedUsers(db, now, this.planGraceMs))
+        .where('user_id', 'not in', lapsedUsersAt(db, slot('now'), slot('cutoff')))
         .orderBy('next_attempt_at')
-        .limit(claimCandidates(options.limit, options.room));
+        .limit(sql<number>`${slot('candidates')}`);
       if (dialect === 'postgres') query = query.forUpdate().skipLocked();
       return db.selectFrom(query.as(status)).selectAll();
     };
@@ -204,31 +311,37 @@ export class DeliveryQueue {
         ),
       ]);
     // Cast: Postgres would otherwise read the parameters of a CASE as text.
-    const room =
+    const otherwise = sql<number>`cast(${slot('otherwise')} as integer)`;
+    const roomOf =
       limited.length === 0
-        ? sql<number>`cast(${options.room.otherwise} as integer)`
+        ? otherwise
         : sql<number>`case ranked.webhook_id ${sql.join(
             limited.map(([id, free]) => sql`when ${id} then cast(${free} as integer)`),
             sql` `,
-          )} else cast(${options.room.otherwise} as integer) end`;
+          )} else ${otherwise} end`;
     const pick = db
       .selectFrom(ranked.as('ranked'))
       .select('ranked.id')
-      .where(sql<boolean>`ranked.place <= ${room}`)
+      .where(sql<boolean>`ranked.place <= ${roomOf}`)
       .orderBy('ranked.next_attempt_at')
       .orderBy('ranked.id')
-      .limit(options.limit);
-    return db
+      .limit(sql<number>`${slot('limit')}`);
+    const statement = db
       .updateTable('notifications')
       .set({
         status: 'delivering',
         claimed_by: this.instanceId,
-        claim_expires_at: new Date(now.getTime() + this.claimMs).toISOString(),
-        updated_at: nowIso,
+        claim_expires_at: slot('expires'),
+        updated_at: slot('now'),
       })
       .where('id', 'in', pick)
-      .returningAll()
-      .execute();
+      .returning(CLAIMED_COLUMNS)
+      .compile();
+    if (this.claimStatements.size >= MAX_CLAIM_SHAPES) {
+      this.claimStatements.delete(this.claimStatements.keys().next().value!);
+    }
+    this.claimStatements.set(key, statement);
+    return statement;
   }
 }
 

@@ -6,9 +6,9 @@ import { useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
 const bench = useDeliveryBench();
 
-function queue(instanceId: string, claimMs = 60_000): DeliveryQueue {
+function queue(instanceId: string, claimMs = 60_000, store = bench.store): DeliveryQueue {
   return new DeliveryQueue({
-    store: bench.store,
+    store,
     instanceId,
     claimMs,
     planGraceMs: 0,
@@ -144,5 +144,85 @@ describe(`claims and records on ${testDatabase()}`, () => {
     }
     // The request was made all the same: every attempt is on record.
     for (const row of rows) expect(await bench.attemptRows(row.id)).toHaveLength(1);
+  });
+
+  it('records and claims the next rows in one transaction, and two instances doing so never share a row', async () => {
+    const hook = await bench.insertWebhook({ url: 'http://127.0.0.1:1/hook' });
+    const ids = await notifications(hook.id, 40);
+    const room = { otherwise: 4, byWebhook: new Map() };
+    const instances = [queue('one'), queue('two', 60_000, await bench.openAnotherStore())];
+    const webhook = (await instances[0]!.webhooks([hook.id])).get(hook.id)!;
+    const claimedBy = new Map<string, string[]>();
+    const note = (instance: string, rows: { id: string }[]) => {
+      for (const { id } of rows) claimedBy.set(id, [...(claimedBy.get(id) ?? []), instance]);
+    };
+    // Postgres runs both instances' transactions at once; SQLite has one writer at a time, and one
+    // process's two connections would wait on each other, so there they take turns.
+    const both = async <T>(work: (instance: DeliveryQueue, i: number) => Promise<T>): Promise<T[]> => {
+      if (testDatabase() === 'postgres') return Promise.all(instances.map(work));
+      const results: T[] = [];
+      for (const [i, instance] of instances.entries()) results.push(await work(instance, i));
+      return results;
+    };
+    const held = await both((instance) => instance.claimDue(4, room));
+    for (const [i, rows] of held.entries()) note(['one', 'two'][i]!, rows);
+    // Each turn, both at once: record what each holds and claim what follows, until nothing is due.
+    while (held.some((rows) => rows.length > 0)) {
+      const turns = await both((instance, i) =>
+        instance.recordAndClaim(
+          held[i]!.map((row) => ({
+            row,
+            webhook,
+            attempt: okAttempt(),
+            verdict: { outcome: 'delivered' as const },
+          })),
+          4,
+          room,
+        ),
+      );
+      turns.forEach(({ kept, claimed }, i) => {
+        expect(kept.every(Boolean)).toBe(true);
+        note(['one', 'two'][i]!, claimed);
+        held[i] = claimed;
+      });
+    }
+    expect([...claimedBy.keys()].sort()).toEqual([...ids].sort());
+    expect([...claimedBy.values()].every((by) => by.length === 1)).toBe(true);
+    expect(new Set([...claimedBy.values()].flat())).toEqual(new Set(['one', 'two']));
+    for (const id of ids) {
+      expect(await bench.notificationRow(id)).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(await bench.attemptRows(id)).toHaveLength(1);
+    }
+  });
+
+  it('a claimer that dies after recording loses nothing: its records stay, its new claims lapse to another', async () => {
+    const hook = await bench.insertWebhook({ url: 'http://127.0.0.1:1/hook' });
+    const ids = await notifications(hook.id, 6);
+    const dying = queue('dying', 200);
+    const first = await dying.claimDue(3, { otherwise: 3, byWebhook: new Map() });
+    const webhook = (await dying.webhooks([hook.id])).get(hook.id)!;
+    const { kept, claimed } = await dying.recordAndClaim(
+      first.map((row) => ({
+        row,
+        webhook,
+        attempt: okAttempt(),
+        verdict: { outcome: 'delivered' as const },
+      })),
+      3,
+      { otherwise: 3, byWebhook: new Map() },
+    );
+    expect(kept).toEqual([true, true, true]);
+    expect(claimed.map((row) => row.id).sort()).toEqual(ids.slice(3).sort());
+    // The process dies here, before sending what it claimed. Another instance takes those rows once the
+    // claims lapse, and nothing recorded is undone.
+    const other = queue('other');
+    expect(await other.claimDue(6, { otherwise: 6, byWebhook: new Map() })).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const taken = await other.claimDue(6, { otherwise: 6, byWebhook: new Map() });
+    expect(taken.map((row) => row.id).sort()).toEqual(ids.slice(3).sort());
+    for (const id of ids.slice(0, 3)) {
+      expect(await bench.notificationRow(id)).toMatchObject({ status: 'delivered', attempts: 1 });
+      expect(await bench.attemptRows(id)).toHaveLength(1);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { BACKLOG_PER_SLOT } from '../../src/webhooks/origin-slots.ts';
 import { testDatabase } from '../helpers/gateway.ts';
 import { useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
@@ -106,6 +107,74 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     expect(delivered[0]! + delivered[1]!).toBe(60);
     expect(delivered[0]).toBeGreaterThan(0);
     expect(delivered[1]).toBeGreaterThan(0);
+  });
+
+  it('claims ahead for a receiver that keeps up, never past its cap in flight, and hands the rows back at a stop', async () => {
+    const cap = 2;
+    let open = 0;
+    let most = 0;
+    let answered = 0;
+    // Answers the first requests at once, then holds every request: the rows claimed meanwhile wait.
+    const hook = await bench.receiver((_req, res) => {
+      open++;
+      most = Math.max(most, open);
+      if (answered >= 4) return;
+      answered++;
+      open--;
+      res.end('ok');
+    });
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    for (let i = 0; i < 30; i++) {
+      await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+    }
+    const deliverer = bench.newDeliverer({ perHostConcurrency: cap, timeoutMs: 30_000, pollMs: 5 });
+    const claimed = async () =>
+      (
+        await bench.store.db
+          .selectFrom('notifications')
+          .select('id')
+          .where('status', '=', 'delivering')
+          .execute()
+      ).length;
+    deliverer.start();
+    try {
+      // The prompt answers let rows be claimed ahead: beyond the cap, up to BACKLOG_PER_SLOT times it more.
+      await waitFor(async () => (await claimed()) === cap * (1 + BACKLOG_PER_SLOT));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await claimed()).toBe(cap * (1 + BACKLOG_PER_SLOT));
+      expect(hook.requests).toHaveLength(4 + cap);
+    } finally {
+      await deliverer.stop(AbortSignal.timeout(100));
+    }
+    expect(most).toBeLessThanOrEqual(cap);
+    // Stopped: the rows that waited, and the requests cut off, are pending again and no one's.
+    expect(await claimed()).toBe(0);
+    const delivered = await bench.store.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('status', '=', 'delivered')
+      .execute();
+    expect(delivered).toHaveLength(4);
+  });
+
+  it('with every request of its global cap taken, claims again as soon as one ends, not at the next poll', async () => {
+    const hook = await bench.receiver((_req, res) => {
+      setTimeout(() => res.end('ok'), 20);
+    });
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await bench.insertNotification({ webhookId })).id);
+    const deliverer = bench.newDeliverer({ concurrency: 2, perHostConcurrency: 2, pollMs: 60_000 });
+    deliverer.start();
+    try {
+      await waitFor(async () => {
+        for (const id of ids) if ((await statusOf(id)) !== 'delivered') return false;
+        return true;
+      }, 3_000);
+    } finally {
+      await deliverer.stop();
+    }
+    expect(hook.requests).toHaveLength(8);
   });
 
   it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {

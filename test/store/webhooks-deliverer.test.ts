@@ -62,6 +62,36 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
     await next.stop();
   });
 
+  it('signs with a rotated secret from its next attempt on, in the same running deliverer', async () => {
+    const hook = await bench.receiver();
+    const webhook = await bench.insertWebhook({ url: hook.url });
+    const deliverer = bench.newDeliverer();
+    const rotated = generateWebhookSecret();
+    try {
+      const before = await bench.insertNotification({ webhookId: webhook.id });
+      expect(await deliverer.deliverNow(before.id)).toBe('delivered');
+      // A rotation as the API makes it: a new sealed secret, the old one kept as the previous for a while.
+      await bench.store.db
+        .updateTable('webhooks')
+        .set({
+          secret_sealed: bench.masterKey.seal(rotated, webhook.id),
+          previous_secret_sealed: bench.masterKey.seal(webhook.secret, `${webhook.id}:previous`),
+          previous_secret_expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        })
+        .where('id', '=', webhook.id)
+        .execute();
+      const after = await bench.insertNotification({ webhookId: webhook.id });
+      expect(await deliverer.deliverNow(after.id)).toBe('delivered');
+    } finally {
+      await deliverer.stop();
+    }
+    const [first, second] = hook.requests;
+    expect(new Webhook(webhook.secret).verify(first!.body, signedHeaders(first!))).toBeTruthy();
+    expect(String(second!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(new Webhook(rotated).verify(second!.body, signedHeaders(second!))).toBeTruthy();
+    expect(second!.headers['x-signature']).not.toBe(first!.headers['x-signature']);
+  });
+
   it('signs with the previous secret too while it is valid, and not after', async () => {
     const hook = await bench.receiver();
     const previous = generateWebhookSecret();

@@ -42,4 +42,49 @@ describe('AttemptBatches', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(batches).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
   });
+
+  it('while more answers are expected, waits a moment so that they share the batch', async () => {
+    const batches: string[][] = [];
+    let expected = 2;
+    const records = new AttemptBatches<string>(
+      async (attempts) => {
+        batches.push([...attempts]);
+        return attempts.map(() => true);
+      },
+      { moreExpected: () => expected > 0 },
+    );
+    const first = records.record('a');
+    await new Promise((resolve) => setImmediate(resolve));
+    expected = 0;
+    const second = records.record('b');
+    await Promise.all([first, second]);
+    expect(batches).toEqual([['a', 'b']]);
+  });
+
+  it('writes up to `parallel` batches at once, for a database that commits several at a time', async () => {
+    const batches: string[][] = [];
+    const releases: (() => void)[] = [];
+    const records = new AttemptBatches<string>(
+      async (attempts) => {
+        batches.push([...attempts]);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return attempts.map(() => true);
+      },
+      { parallel: 2 },
+    );
+    const written = [records.record('a')];
+    await new Promise((resolve) => setImmediate(resolve));
+    written.push(records.record('b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    written.push(records.record('c'));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Two batches under way; the third waits for one of them to end.
+    expect(batches).toEqual([['a'], ['b']]);
+    releases[0]!();
+    await written[0];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([['a'], ['b'], ['c']]);
+    for (const release of releases.slice(1)) release();
+    expect(await Promise.all(written)).toEqual([true, true, true]);
+  });
 });
