@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { FIXED_POLL_MS, nextPollDelay, PollPace } from '../../src/webhooks/poll-pace.ts';
+
+const TRON = 3_000;
+const BITCOIN = 600_000;
+const T = 1_800_000_000_000;
+
+describe('nextPollDelay', () => {
+  it('waits until the next block is due, reading at most every third of a block time before', () => {
+    expect(nextPollDelay(T, T + 2_200, TRON, 0)).toBe(800);
+    expect(nextPollDelay(T, T + 100, TRON, 0)).toBe(1_000);
+    expect(nextPollDelay(T, T + 2_999, TRON, 0)).toBe(1);
+  });
+
+  it('reads in short steps once the block is due, growing up to the fixed pace', () => {
+    const steps = [0, 1, 2, 3, 4, 5, 40].map((misses) => nextPollDelay(T, T + 3_000, TRON, misses));
+    expect(steps).toEqual([50, 100, 200, 400, 500, 500, 500]);
+    // Long overdue (a missed slot, or a devnet making blocks on demand): never slower than the fixed pace.
+    expect(nextPollDelay(T, T + 60_000, TRON, 2)).toBe(200);
+  });
+
+  it('reads in short steps when the newest block came before it was due', () => {
+    expect(nextPollDelay(T, T + 100, TRON, 0, true)).toBe(50);
+    expect(nextPollDelay(T, T + 100, TRON, 9, true)).toBe(FIXED_POLL_MS);
+  });
+
+  it('takes a block time ahead of the clock as now', () => {
+    expect(nextPollDelay(T + 60_000, T, TRON, 0)).toBe(1_000);
+  });
+
+  it('paces Bitcoin: every 5 s before the due time (blocks come at random), the fixed pace after', () => {
+    expect(nextPollDelay(T, T + 1_000, BITCOIN, 0)).toBe(5_000);
+    expect(nextPollDelay(T, T + 599_000, BITCOIN, 0)).toBe(1_000);
+    expect(nextPollDelay(T, T + 600_000, BITCOIN, 0)).toBe(FIXED_POLL_MS);
+    expect(nextPollDelay(T, T + 900_000, BITCOIN, 3)).toBe(FIXED_POLL_MS);
+  });
+
+  it('keeps the first step above a floor on chains with very short block times', () => {
+    expect(nextPollDelay(T, T + 400, 400, 0)).toBe(20);
+    expect(nextPollDelay(T, T + 400, 400, 5)).toBeCloseTo(67, 0);
+  });
+});
+
+describe('PollPace', () => {
+  it('reads at the fixed pace (or faster) until it has seen a block', () => {
+    expect(new PollPace(TRON).delay(T)).toBe(FIXED_POLL_MS);
+    expect(new PollPace(1_200).delay(T)).toBe(200);
+  });
+
+  it('follows a chain on time: due time, then growing steps, and back to the due time', () => {
+    const pace = new PollPace(TRON);
+    // The first block seen says nothing of the chain's pace: brisk reads until the next.
+    pace.blockSeen(T - 3_000, T - 2_950);
+    expect(pace.delay(T - 2_950)).toBe(50);
+    pace.blockSeen(T, T + 40);
+    expect(pace.delay(T + 40)).toBe(1_000);
+    // Reads before the due time that find nothing do not make the steps after it grow.
+    pace.nothingNew(T + 1_040);
+    pace.nothingNew(T + 2_040);
+    expect(pace.delay(T + 2_040)).toBe(960);
+    pace.nothingNew(T + 3_000);
+    expect(pace.delay(T + 3_000)).toBe(100);
+    pace.nothingNew(T + 3_100);
+    expect(pace.delay(T + 3_100)).toBe(200);
+    pace.blockSeen(T + 3_000, T + 3_300);
+    expect(pace.delay(T + 3_300)).toBe(1_000);
+    expect(pace.delay(T + 5_300)).toBe(700);
+  });
+
+  it('counts a block stamped ahead of this clock from when it was seen', () => {
+    const pace = new PollPace(TRON);
+    pace.blockSeen(T - 3_000, T - 3_000);
+    pace.blockSeen(T + 60_000, T);
+    expect(pace.delay(T)).toBe(1_000);
+    expect(pace.delay(T + 2_500)).toBe(500);
+  });
+
+  it('reads briskly after a block that came before it was due (blocks made on demand)', () => {
+    const pace = new PollPace(TRON);
+    pace.blockSeen(T, T);
+    // The next block carries a timestamp 3 s on (a devnet's virtual clock) but is seen 0.2 s later.
+    pace.blockSeen(T + 3_000, T + 200);
+    expect(pace.delay(T + 200)).toBe(50);
+    pace.nothingNew(T + 250);
+    expect(pace.delay(T + 250)).toBe(100);
+    // A block on time again ends it.
+    pace.blockSeen(T + 6_000, T + 6_100);
+    expect(pace.delay(T + 6_100)).toBe(1_000);
+  });
+});
