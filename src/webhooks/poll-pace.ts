@@ -19,8 +19,9 @@ const EARLY_SHARE = 1 / 3;
 const LONGEST_EARLY_WAIT_MS = 5_000;
 
 /**
- * Milliseconds until the next read of the head. `lastBlockTime` is the newest block's timestamp (ms;
- * taken as now when it lies ahead, so a fast clock on the chain's side cannot stall the watcher),
+ * Milliseconds until the next read of the head. `lastBlockTime` is when the newest block came (ms: its
+ * timestamp, plus how late the node serves blocks; taken as now when it lies ahead, so a fast clock on
+ * the chain's side cannot stall the watcher),
  * `misses` how many reads since the block was due found none newer, and `ahead` that the newest block
  * came before it was due: the chain runs faster than its block time, so the next may come any moment.
  */
@@ -36,17 +37,35 @@ export function nextPollDelay(
   if (!ahead && now < due) {
     return Math.ceil(Math.min(due - now, blockTime * EARLY_SHARE, LONGEST_EARLY_WAIT_MS));
   }
-  const firstStep = Math.min(Math.max(blockTime * FIRST_STEP_SHARE, SHORTEST_STEP_MS), ceiling);
-  return Math.ceil(Math.min(firstStep * 2 ** Math.min(misses, 16), ceiling));
+  return Math.ceil(Math.min(firstStep(blockTime) * 2 ** Math.min(misses, 16), ceiling));
 }
 
-/** One watcher's pace: what it saw of the chain, and the delay that follows from it. */
+/** The first read past the due time comes this long after it. */
+function firstStep(blockTime: number): number {
+  const ceiling = Math.min(blockTime / 6, FIXED_POLL_MS);
+  return Math.min(Math.max(blockTime * FIRST_STEP_SHARE, SHORTEST_STEP_MS), ceiling);
+}
+
+/** How many blocks the node's lag is learnt from: the smallest of theirs, so one late block moves nothing. */
+const LAG_SAMPLES = 4;
+
+/**
+ * One watcher's pace: what it saw of the chain, and the delay that follows from it. It learns how late
+ * after its timestamp the node serves a block (propagation, a provider's caching), so the first read
+ * past the due time comes when blocks lately appeared, not a second before: a block missed by a read
+ * was not there yet then (a lower bound of the lag); one there at the first read may have come sooner,
+ * so the next first read comes a step sooner.
+ */
 export class PollPace {
+  /** When the newest block was there to read at the earliest: its timestamp plus the node's lag. */
   private lastBlockTime: number | null = null;
   /** When the next block is due, on this process's clock. */
   private due = 0;
   private misses = 0;
   private ahead = false;
+  /** The last read that found no newer block: the newest block was not there yet then. */
+  private lastMiss: number | null = null;
+  private readonly lags: number[] = [];
 
   constructor(private readonly blockTime: number) {}
 
@@ -55,16 +74,25 @@ export class PollPace {
    * chain's pace yet: until the next, the reads are brisk.
    */
   blockSeen(time: number, now: number): void {
-    this.ahead = this.lastBlockTime === null || now < this.due;
+    const first = this.lastBlockTime === null;
+    this.ahead = first || now < this.due;
     // A timestamp ahead of this clock counts from now, once: the due time it gives stays put.
-    this.lastBlockTime = Math.min(time, now);
+    const stamped = Math.min(time, now);
+    if (!first) {
+      const { lastMiss } = this;
+      const notThereFor = lastMiss !== null && lastMiss >= stamped ? lastMiss - stamped : null;
+      this.learnLag(notThereFor ?? this.lag() - firstStep(this.blockTime));
+    }
+    this.lastBlockTime = stamped + this.lag();
     this.due = this.lastBlockTime + this.blockTime;
     this.misses = 0;
+    this.lastMiss = null;
   }
 
   /** A read at `now` found no newer block; only those past the due time make the steps grow. */
   nothingNew(now: number): void {
     if (this.ahead || now >= this.due) this.misses++;
+    this.lastMiss = now;
   }
 
   /** How long to wait from `now` before reading the head again. */
@@ -72,5 +100,15 @@ export class PollPace {
     // Nothing seen yet (just started): the fixed pace, or a sixth of a block time if that is shorter.
     if (this.lastBlockTime === null) return Math.min(this.blockTime / 6, FIXED_POLL_MS);
     return nextPollDelay(this.lastBlockTime, now, this.blockTime, this.misses, this.ahead);
+  }
+
+  /** The block was not there `lag` ms after its timestamp (a lower bound; at most half a block time). */
+  private learnLag(lag: number): void {
+    this.lags.push(Math.min(Math.max(lag, 0), this.blockTime / 2));
+    if (this.lags.length > LAG_SAMPLES) this.lags.shift();
+  }
+
+  private lag(): number {
+    return this.lags.length === 0 ? 0 : Math.min(...this.lags);
   }
 }

@@ -64,7 +64,45 @@ describe('PollPace', () => {
     expect(pace.delay(T + 3_100)).toBe(200);
     pace.blockSeen(T + 3_000, T + 3_300);
     expect(pace.delay(T + 3_300)).toBe(1_000);
+    // Not there at T + 3_100, but the block before was there at the first read: the smallest lag, 0, holds.
     expect(pace.delay(T + 5_300)).toBe(700);
+  });
+
+  it('reads a step sooner after a block that was there at the first read past its due time', () => {
+    const pace = new PollPace(TRON);
+    pace.blockSeen(T, T + 450);
+    pace.nothingNew(T + 3_400);
+    pace.blockSeen(T + 3_000, T + 3_450);
+    expect(pace.delay(T + 5_450)).toBe(950);
+    // Due at T + 6_400: there at once.
+    pace.blockSeen(T + 6_000, T + 6_400);
+    expect(pace.delay(T + 8_400)).toBe(950);
+    pace.blockSeen(T + 9_000, T + 9_350);
+    pace.blockSeen(T + 12_000, T + 12_300);
+    pace.blockSeen(T + 15_000, T + 15_250);
+    // Each block there at the first read brings the next first read 50 ms sooner: 350, 300, 250, 200.
+    expect(pace.delay(T + 17_250)).toBe(950);
+    expect(pace.delay(T + 17_500)).toBe(700);
+  });
+
+  it('learns how late the node serves blocks, from the smallest lag of the last ones', () => {
+    const pace = new PollPace(TRON);
+    pace.blockSeen(T, T + 450);
+    for (let block = 1; block <= 3; block++) {
+      const slot = T + block * TRON;
+      // Reads 50 ms apart from the due time: the block is there from 420 ms past its slot on.
+      for (let read = slot; read < slot + 420; read += 50) pace.nothingNew(read);
+      pace.blockSeen(slot, slot + 450);
+    }
+    // Seen 450 ms past the slot, missing at 400: the next read comes 400 ms past the next slot.
+    expect(pace.delay(T + 3 * TRON + 2_450)).toBe(950);
+    // A block served sooner came before it was due: brisk reads, and the lag it shows counts at once.
+    pace.nothingNew(T + 4 * TRON + 100);
+    pace.blockSeen(T + 4 * TRON, T + 4 * TRON + 150);
+    expect(pace.delay(T + 4 * TRON + 200)).toBe(50);
+    pace.nothingNew(T + 5 * TRON + 50);
+    pace.blockSeen(T + 5 * TRON, T + 5 * TRON + 120);
+    expect(pace.delay(T + 5 * TRON + 2_150)).toBe(900);
   });
 
   it('counts a block stamped ahead of this clock from when it was seen', () => {
