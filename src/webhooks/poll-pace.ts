@@ -69,13 +69,10 @@ export class PollPace {
 
   constructor(private readonly blockTime: number) {}
 
-  /**
-   * The newest block read is `time` (its timestamp), read `now`. The first one seen tells nothing of the
-   * chain's pace yet: until the next, the reads are brisk.
-   */
+  /** The newest block read is `time` (its timestamp), read `now`. */
   blockSeen(time: number, now: number): void {
     const first = this.lastBlockTime === null;
-    this.ahead = first || now < this.due;
+    this.ahead = !first && now < this.due;
     // A timestamp ahead of this clock counts from now, once: the due time it gives stays put.
     const stamped = Math.min(time, now);
     if (!first) {

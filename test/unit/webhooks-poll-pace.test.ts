@@ -49,9 +49,8 @@ describe('PollPace', () => {
 
   it('follows a chain on time: due time, then growing steps, and back to the due time', () => {
     const pace = new PollPace(TRON);
-    // The first block seen says nothing of the chain's pace: brisk reads until the next.
     pace.blockSeen(T - 3_000, T - 2_950);
-    expect(pace.delay(T - 2_950)).toBe(50);
+    expect(pace.delay(T - 2_950)).toBe(1_000);
     pace.blockSeen(T, T + 40);
     expect(pace.delay(T + 40)).toBe(1_000);
     // Reads before the due time that find nothing do not make the steps after it grow.
