@@ -46,6 +46,12 @@ function firstStep(blockTime: number): number {
   return Math.min(Math.max(blockTime * FIRST_STEP_SHARE, SHORTEST_STEP_MS), ceiling);
 }
 
+/**
+ * A block stamped further ahead of this clock than clocks kept by NTP drift apart was made sooner than
+ * its chain's pace (a devnet's virtual clock stamps each block a block time after its parent).
+ */
+const STAMPED_AHEAD_MS = 1_000;
+
 /** How many blocks the node's lag is learnt from: the smallest of theirs, so one late block moves nothing. */
 const LAG_SAMPLES = 4;
 
@@ -66,13 +72,16 @@ export class PollPace {
   /** The last read that found no newer block: the newest block was not there yet then. */
   private lastMiss: number | null = null;
   private readonly lags: number[] = [];
+  /** Only one block seen: whether the chain keeps its block time is not known yet. */
+  private paceUnknown = true;
 
   constructor(private readonly blockTime: number) {}
 
   /** The newest block read is `time` (its timestamp), read `now`. */
   blockSeen(time: number, now: number): void {
     const first = this.lastBlockTime === null;
-    this.ahead = !first && now < this.due;
+    this.ahead = (!first && now < this.due) || time > now + STAMPED_AHEAD_MS;
+    this.paceUnknown = first;
     // A timestamp ahead of this clock counts from now, once: the due time it gives stays put.
     const stamped = Math.min(time, now);
     if (!first) {
@@ -95,8 +104,11 @@ export class PollPace {
   /** How long to wait from `now` before reading the head again. */
   delay(now: number): number {
     // Nothing seen yet (just started): the fixed pace, or a sixth of a block time if that is shorter.
-    if (this.lastBlockTime === null) return Math.min(this.blockTime / 6, FIXED_POLL_MS);
-    return nextPollDelay(this.lastBlockTime, now, this.blockTime, this.misses, this.ahead);
+    const fixed = Math.min(this.blockTime / 6, FIXED_POLL_MS);
+    if (this.lastBlockTime === null) return fixed;
+    const paced = nextPollDelay(this.lastBlockTime, now, this.blockTime, this.misses, this.ahead);
+    // Until a second block shows the chain's pace, a block made on demand is looked for at the fixed pace.
+    return this.paceUnknown ? Math.min(paced, fixed) : paced;
   }
 
   /** The block was not there `lag` ms after its timestamp (a lower bound; at most half a block time). */

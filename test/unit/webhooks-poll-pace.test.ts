@@ -49,8 +49,10 @@ describe('PollPace', () => {
 
   it('follows a chain on time: due time, then growing steps, and back to the due time', () => {
     const pace = new PollPace(TRON);
+    // One block tells nothing of the pace yet: the fixed pace until the due time, then the steps.
     pace.blockSeen(T - 3_000, T - 2_950);
-    expect(pace.delay(T - 2_950)).toBe(1_000);
+    expect(pace.delay(T - 2_950)).toBe(500);
+    expect(pace.delay(T - 200)).toBe(200);
     pace.blockSeen(T, T + 40);
     expect(pace.delay(T + 40)).toBe(1_000);
     // Reads before the due time that find nothing do not make the steps after it grow.
@@ -104,12 +106,18 @@ describe('PollPace', () => {
     expect(pace.delay(T + 5 * TRON + 2_150)).toBe(900);
   });
 
-  it('counts a block stamped ahead of this clock from when it was seen', () => {
+  it('counts a block stamped a little ahead of this clock from when it was seen', () => {
     const pace = new PollPace(TRON);
     pace.blockSeen(T - 3_000, T - 3_000);
-    pace.blockSeen(T + 60_000, T);
+    pace.blockSeen(T + 600, T);
     expect(pace.delay(T)).toBe(1_000);
     expect(pace.delay(T + 2_500)).toBe(500);
+  });
+
+  it('reads briskly after a block stamped well ahead of this clock (a devnet mining on demand)', () => {
+    const pace = new PollPace(TRON);
+    pace.blockSeen(T + 60_000, T);
+    expect(pace.delay(T)).toBe(50);
   });
 
   it('reads briskly after a block that came before it was due (blocks made on demand)', () => {
