@@ -8,12 +8,14 @@ import { jsonBody } from './json-body.ts';
 import { matcherAtScale } from './matcher.ts';
 import { matcherStart } from './matcher-start.ts';
 import { lineChart } from './svg-plot.ts';
+import { tronPacing } from './tron-pacing.ts';
 import { type Benchmark, goalMet, type Measurement } from './types.ts';
 import { webhookLatency } from './webhook-latency.ts';
 
 const BENCHMARKS: Benchmark[] = [
   authenticatedRead,
   webhookLatency,
+  tronPacing,
   matcherAtScale,
   matcherStart,
   deliveryThroughput,

@@ -17,7 +17,10 @@ export interface TronDevnetOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
-  /** Block production interval; null produces blocks only through mine(). Default 3000. */
+  /**
+   * Block production interval, at the start of each slot (the multiples of it on the wall clock); null
+   * produces blocks only through mine(). Default 3000.
+   */
   blockIntervalMs?: number | null;
   /** How many blocks the solidified head lags the head (java-tron mainnet: about 19). Default 19. */
   solidifyLag?: number;
@@ -116,13 +119,25 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
   });
   const { port } = server.address() as AddressInfo;
 
-  const timer =
-    interval === null
-      ? null
-      : setInterval(() => {
-          chain.mine(1).catch((err: unknown) => console.error('[tron-devnet] block production failed', err));
-        }, interval);
-  timer?.unref();
+  // Blocks come at the start of each slot (the multiples of the interval on the wall clock), as a super
+  // representative makes its block at its slot's time: a block's timestamp is then when it appeared.
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const produceAt = (slot: number, every: number) => {
+    if (closed) return;
+    timer = setTimeout(
+      () => {
+        chain.mine(1).catch((err: unknown) => console.error('[tron-devnet] block production failed', err));
+        // A slot passed while this process was busy gets no block, as on the chain.
+        let next = slot + every;
+        while (next <= Date.now()) next += every;
+        produceAt(next, every);
+      },
+      Math.max(0, slot - Date.now()),
+    );
+    timer.unref();
+  };
+  if (interval !== null) produceAt(Math.ceil((Date.now() + 1) / interval) * interval, interval);
 
   const b58 = hexAddressToBase58;
   return {
@@ -146,13 +161,14 @@ export async function startTronDevnet(options: TronDevnetOptions = {}): Promise<
     faucetTrc721: (contract, to) => faucet.trc721(contract, to),
     faucetTrc10: (assetId, to, units) => faucet.trc10(assetId, to, units),
     close: async () => {
-      if (timer) clearInterval(timer);
+      closed = true;
+      if (timer) clearTimeout(timer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       // What was sent just before the stop is mined, as it would have been a moment later, then saved.
-      if (saver && timer && chain.pendingIds().length > 0) await chain.mine(1);
+      if (saver && interval !== null && chain.pendingIds().length > 0) await chain.mine(1);
       await saver?.stop();
     },
   };

@@ -51,6 +51,11 @@ export interface BlockFollower {
    * ask for `pending`; absent on chains without a mempool. Their `blockNumber` is 0 and `blockHash` ''.
    */
   unconfirmed?(addresses: readonly string[]): Promise<TransferEvent[]>;
+  /**
+   * The chain's target time between blocks (ms), where it has one. A watcher whose node announces no
+   * blocks reads the head when the next is due and then in short growing steps, instead of at a fixed pace.
+   */
+  readonly blockTimeMs?: number;
   /** New blocks as the node announces them; absent where the node offers no subscription (or none is set). */
   readonly heads?: HeadNotifier;
 }

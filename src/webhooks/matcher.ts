@@ -124,6 +124,11 @@ export class WebhookMatcher {
   }
 
   /** Every address a subscription asking for `pending` watches: where unconfirmed transfers are looked for. */
+  /** Some subscription asks for `pending` transfers. */
+  get watchesPending(): boolean {
+    return this.pendingSlots.size > 0;
+  }
+
   pendingAddresses(): string[] {
     const addresses = new Set<string>();
     for (const slot of this.pendingSlots) {

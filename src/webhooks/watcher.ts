@@ -16,6 +16,7 @@ import {
   serializeTransfer,
 } from './outbox.ts';
 import type { OutboxSignal } from './outbox-signal.ts';
+import { FIXED_POLL_MS, PollPace } from './poll-pace.ts';
 import { sharedMetric } from './shared-metric.ts';
 import { SubscriptionSync } from './subscription-sync.ts';
 
@@ -34,7 +35,11 @@ export interface WatcherOptions {
   enabled?: () => boolean;
   /** Told of every commit that wrote notifications, so deliverers claim them at once. */
   outbox?: OutboxSignal;
-  /** Pause between polls when caught up (the follower's `heads`, when it has them, wake it sooner). */
+  /**
+   * A fixed pause between polls when caught up (the follower's `heads`, when it has them, wake it
+   * sooner). Unset, a follower without `heads` that knows its chain's block time is read when the next
+   * block is due (poll-pace.ts), and any other every 500 ms.
+   */
   pollMs?: number;
   /** How often the node's head is read while no subscription exists (keeps the cursor fresh, spares the node). */
   idlePollMs?: number;
@@ -103,6 +108,12 @@ export class ChainWatcher {
   /** The head the last step read. */
   private lastHead: bigint | null = null;
   private lastIdleHeadCheck = 0;
+  /** Set where the chain's block time paces the polls (no announcements, no fixed pollMs). */
+  private readonly pace: PollPace | null;
+  /** The step read every block up to the head it saw. */
+  private caughtUp = false;
+  /** The timestamp of the newest block the last step committed, if it committed any. */
+  private newestBlockTime: number | null = null;
 
   constructor(private readonly options: WatcherOptions) {
     this.sync = new SubscriptionSync(options.db, options.chain, options.network);
@@ -113,6 +124,11 @@ export class ChainWatcher {
     );
     this.lag = lagGauge(options.metrics);
     this.now = options.now ?? (() => new Date());
+    const { blockTimeMs, heads } = options.follower;
+    this.pace =
+      options.pollMs === undefined && heads === undefined && blockTimeMs !== undefined
+        ? new PollPace(blockTimeMs)
+        : null;
   }
 
   start(): void {
@@ -146,6 +162,21 @@ export class ChainWatcher {
     this.wakeUp();
   }
 
+  /**
+   * The pause after a step on a chain paced by its block time: none while blocks are left to read, else
+   * until the next block is due or the next step of the wait for it (at most the fixed pace while a
+   * subscription waits for `pending` transfers).
+   */
+  private pacedPause(pace: PollPace, progressed: boolean): number {
+    const now = Date.now();
+    if (this.newestBlockTime !== null) pace.blockSeen(this.newestBlockTime, now);
+    else if (!progressed) pace.nothingNew(now);
+    if (progressed && !this.caughtUp) return 0;
+    // Transactions reach the mempool at no block time: read for `pending` subscriptions at the fixed pace.
+    const readsMempool = this.options.follower.unconfirmed !== undefined && this.sync.matcher.watchesPending;
+    return readsMempool ? Math.min(pace.delay(now), FIXED_POLL_MS) : pace.delay(now);
+  }
+
   /** The node's HTTP side has not reached the block its WebSocket announced a moment ago. */
   private lagsAnnouncement(): boolean {
     const { announced, lastHead } = this;
@@ -175,7 +206,8 @@ export class ChainWatcher {
         }
         failures = 0;
         // Idle rounds are cheap (one version read; the node is asked for its head every idlePollMs only).
-        pause = progressed ? 0 : (this.options.pollMs ?? 500);
+        pause = progressed ? 0 : (this.options.pollMs ?? FIXED_POLL_MS);
+        if (this.pace !== null && !idle) pause = this.pacedPause(this.pace, progressed);
         if (idle) pause = Math.max(pause, 250);
         else if (!progressed && this.lagsAnnouncement()) pause = Math.min(pause, ANNOUNCED_RETRY_MS);
       } catch (error) {
@@ -205,6 +237,8 @@ export class ChainWatcher {
    */
   async step(): Promise<{ progressed: boolean; idle: boolean }> {
     const { db, follower } = this.options;
+    this.caughtUp = false;
+    this.newestBlockTime = null;
     if (this.options.enabled?.() === false) return { progressed: false, idle: true };
     if (!(await this.lease.acquire(db, this.now()))) {
       // A standby: the head it read as holder says nothing now.
@@ -253,6 +287,7 @@ export class ChainWatcher {
         return { progressed: true, idle: false };
       }
       await this.commit(block);
+      this.newestBlockTime = block.time.getTime();
       skippedTo = null;
       progressed = true;
       next++;
@@ -261,7 +296,10 @@ export class ChainWatcher {
       await this.moveCursorPastSkipped(skippedTo);
       progressed = true;
     }
-    if (next > head) await this.notifyUnconfirmed();
+    if (next > head) {
+      this.caughtUp = true;
+      await this.notifyUnconfirmed();
+    }
     return { progressed, idle: false };
   }
 

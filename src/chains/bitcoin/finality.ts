@@ -16,3 +16,9 @@ export const BITCOIN_FINALITY: Record<Network, Finality> = {
   mainnet: { finalityDepth: 6, reorgDepth: 10 },
   testnet: { finalityDepth: 6, reorgDepth: 100 },
 };
+
+/**
+ * Proof of work aims at a block every 600 s on every Bitcoin network (regtest mines when told): blocks
+ * come at random around that, so the watcher's pace keeps reading before the due time too.
+ */
+export const BITCOIN_BLOCK_TIME_MS = 600_000;

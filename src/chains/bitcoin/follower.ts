@@ -7,13 +7,14 @@ import type { Network, TransferEvent } from '../types.ts';
 import type { BitcoinBackend } from './backend.ts';
 import { transfersOf } from './block-transfers.ts';
 import { mapBounded } from './bounded-map.ts';
-import { BITCOIN_FINALITY } from './finality.ts';
+import { BITCOIN_BLOCK_TIME_MS, BITCOIN_FINALITY } from './finality.ts';
 
 /** Addresses whose mempool is asked at once. */
 const ADDRESS_CONCURRENCY = 4;
 
 export class BitcoinFollower implements BlockFollower {
   readonly finality: Finality;
+  readonly blockTimeMs = BITCOIN_BLOCK_TIME_MS;
   readonly #backend: BitcoinBackend;
   readonly #network: Network;
 

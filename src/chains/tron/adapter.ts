@@ -14,7 +14,7 @@ import { isTronAddress, toBase58Address, toHexAddress } from './address.ts';
 import { readTronBlock, type TokenDecimals } from './block-transfers.ts';
 import { TronContractError, TronInputError, TronInvalidResponseError } from './errors.ts';
 import { type ContractCallArgs, TronFeeEstimator } from './fee-estimator.ts';
-import { TRON_FINALITY } from './finality.ts';
+import { TRON_BLOCK_TIME_MS, TRON_FINALITY } from './finality.ts';
 import { TronHeadReader } from './head.ts';
 import { generateTronKey, type TronKeyPair, tronKeyFromPrivate } from './keys.ts';
 import { type NodeJson, TronNodeApi } from './node-api.ts';
@@ -84,6 +84,7 @@ export class TronAdapter implements ChainAdapter {
     });
     this.follower = {
       finality: TRON_FINALITY[options.network],
+      blockTimeMs: TRON_BLOCK_TIME_MS,
       head: () => this.getBlockNumber(),
       read: (height) => readTronBlock(this.#node, this.#watchedTokens, this.network, height),
     };

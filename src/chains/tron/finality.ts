@@ -9,3 +9,6 @@ export const TRON_FINALITY: Record<Network, Finality> = {
   mainnet: { finalityDepth: 19, reorgDepth: 19 },
   testnet: { finalityDepth: 19, reorgDepth: 19 },
 };
+
+/** A block every 3 s: each super representative's slot, on mainnet and the testnets alike. */
+export const TRON_BLOCK_TIME_MS = 3_000;

@@ -148,6 +148,26 @@ describe('blocks', () => {
   });
 });
 
+describe('timed blocks', () => {
+  it('makes each at the start of its slot (the multiples of the interval), as a witness does', async () => {
+    const timed = await startTronDevnet({ blockIntervalMs: 1_000, solidifyLag: 0 });
+    const madeAt: number[] = [];
+    const mine = timed.chain.mine.bind(timed.chain);
+    timed.chain.mine = (count) => {
+      madeAt.push(Date.now());
+      return mine(count);
+    };
+    try {
+      await new Promise((r) => setTimeout(r, 2_300));
+      expect(madeAt.length).toBeGreaterThanOrEqual(2);
+      // Off by the timer's and the event loop's delay at most, whenever the devnet started.
+      for (const at of madeAt) expect(Math.min(at % 1_000, 1_000 - (at % 1_000))).toBeLessThan(200);
+    } finally {
+      await timed.close();
+    }
+  });
+});
+
 describe('lookups and formats', () => {
   it('not found is {} for transactions, infos, blocks, accounts, contracts', async () => {
     const missing = 'ab'.repeat(32);
