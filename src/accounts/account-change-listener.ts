@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Logger } from '../logger.ts';
-import { PgListener } from '../store/pg-listener.ts';
+import type { PgListener } from '../store/pg-listener.ts';
+import { schemaListener } from '../store/schema-listener.ts';
 import type { Store } from '../store/store.ts';
 import { ACCOUNT_CHANGES_CHANNEL, type AccountChanges } from './account-changes.ts';
 
@@ -37,27 +37,22 @@ export class AccountChangeListener {
 
   async #listen(): Promise<void> {
     const { changes, store, databaseUrl, logger } = this.options;
-    let schema: string | null;
+    let listener: PgListener;
     try {
-      const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
-        store.db,
-      );
-      schema = rows[0]?.schema ?? null;
+      const onChange = () => changes.changedElsewhere();
+      listener = await schemaListener({
+        store,
+        databaseUrl,
+        channel: ACCOUNT_CHANGES_CHANNEL,
+        onChange,
+        logger,
+      });
     } catch (error) {
       logger.warn({ err: error }, 'account change listener not started; cached identities age out in 1 s');
       return;
     }
     if (this.#stopped) return;
-    this.#listener = new PgListener({
-      connectionString: databaseUrl,
-      ...(store.schema === undefined ? {} : { pgSchema: store.schema }),
-      channel: ACCOUNT_CHANGES_CHANNEL,
-      onNotification: (payload) => {
-        if (payload === schema) changes.changedElsewhere();
-      },
-      onConnected: () => changes.changedElsewhere(),
-      logger,
-    });
-    this.#listener.start();
+    this.#listener = listener;
+    listener.start();
   }
 }

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Logger } from '../logger.ts';
-import { PgListener } from '../store/pg-listener.ts';
+import type { PgListener } from '../store/pg-listener.ts';
+import { schemaListener } from '../store/schema-listener.ts';
 import type { Store } from '../store/store.ts';
 import { OUTBOX_CHANNEL, type OutboxSignal } from './outbox-signal.ts';
 
@@ -48,28 +48,21 @@ export class OutboxListener {
 
   async #listen(): Promise<void> {
     const { store, databaseUrl, wake, logger } = this.#options;
-    let schema: string | null;
+    let listener: PgListener;
     try {
-      // The NOTIFY's payload is the writer's current_schema(): the same for every instance on this store.
-      const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
-        store.db,
-      );
-      schema = rows[0]?.schema ?? null;
+      listener = await schemaListener({
+        store,
+        databaseUrl,
+        channel: OUTBOX_CHANNEL,
+        onChange: wake,
+        logger,
+      });
     } catch (error) {
       logger.warn({ err: error }, 'outbox listener not started; the deliverer polls');
       return;
     }
     if (this.#unsubscribe === null) return;
-    this.#listener = new PgListener({
-      connectionString: databaseUrl,
-      ...(store.schema === undefined ? {} : { pgSchema: store.schema }),
-      channel: OUTBOX_CHANNEL,
-      onNotification: (payload) => {
-        if (payload === schema) wake();
-      },
-      onConnected: wake,
-      logger,
-    });
-    this.#listener.start();
+    this.#listener = listener;
+    listener.start();
   }
 }
