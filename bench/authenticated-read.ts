@@ -8,11 +8,10 @@ const CACHED_READ = '/api/v2/prices/ETH';
  * Goals 1 and 6. An authenticated cached read (the token and plan read in one query, the requests quota
  * counted, the envelope; the price itself in memory) and `GET /api/account` (four more queries) against
  * a bare Fastify route; each server in its own process (the gateway compiled, API role only, logging at
- * the default level to a file), the load generator in a third. And the gateway's resident memory, idle
- * and after that load.
+ * the default level to a file), the load generator in a third. (Its memory: bench/api-memory.ts.)
  */
 export const authenticatedRead: Benchmark = {
-  name: 'http: authenticated reads vs a bare Fastify route; API role memory',
+  name: 'http: authenticated reads vs a bare Fastify route',
   async run() {
     const bare = await startServerProcess<{ url: string }>('bench/serve-bare.ts');
     const baseline = await load(bare.info.url).finally(() => bare.stop());
@@ -22,7 +21,6 @@ export const authenticatedRead: Benchmark = {
     const gateway = await startGatewayProcess({ PRICE_PROVIDERS: 'local' });
     try {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const idle = gateway.rssMiB();
       const headers = { authorization: `Bearer ${gateway.info.token}` };
       const cached = await load(`${gateway.info.url}${CACHED_READ}`, { headers });
       const account = await load(`${gateway.info.url}/api/account`, { headers });
@@ -42,13 +40,6 @@ export const authenticatedRead: Benchmark = {
           baseline: versus,
           note: latency(account),
         },
-        {
-          what: 'API role resident memory, idle after start',
-          unit: 'MiB',
-          measured: idle,
-          goal: { on: 'value', op: '<', value: 150 },
-        },
-        { what: 'API role resident memory, after that load', unit: 'MiB', measured: gateway.rssMiB() },
       ];
       return results;
     } finally {
