@@ -37,12 +37,13 @@ describe('a light start', { timeout: 60_000 }, () => {
     expect(CHAIN_LIBRARIES.filter((library) => loaded.has(library))).toEqual([]);
   });
 
-  it("the families' modules load tronweb only when a Tron transaction is built or signed", async () => {
+  it("the families' modules load tronweb and the Bitcoin signer only when a transaction is built, read or signed", async () => {
     const loaded = await packagesLoadedBy(
       ['--input-type=module', '-e', "await import('./dist/src/chains/families.js')"],
       'families',
     );
     expect(loaded.has('@sinclair/typebox')).toBe(true);
     expect(loaded.has('tronweb')).toBe(false);
+    expect(loaded.has('@scure/btc-signer')).toBe(false);
   });
 });
