@@ -28,15 +28,15 @@ async function sweep(
 }
 
 /**
- * Goals 1 and 6. An authenticated cached read (the token and plan as authentication keeps them for a
+ * Goal 1. An authenticated cached read (the token and plan as authentication keeps them for a
  * second, the rate and the requests quota counted, the envelope; the price itself in memory) and
  * `GET /api/account` (its quotas read from the database) against a bare Fastify route; each server in its
  * own process (the gateway compiled, API role only, logging at the default level to a file), the load
- * generator in a third. The three again at each of SWEEP_CONNECTIONS, plotted. And the gateway's resident
- * memory, idle and after that load.
+ * generator in a third. The three again at each of SWEEP_CONNECTIONS, plotted. (The gateway's memory:
+ * bench/api-memory.ts.)
  */
 export const authenticatedRead: Benchmark = {
-  name: 'http: authenticated reads vs a bare Fastify route; API role memory',
+  name: 'http: authenticated reads vs a bare Fastify route',
   async run() {
     const bare = await startServerProcess<{ url: string }>('bench/serve-bare.ts');
     const bareRuns = async () => ({
@@ -50,7 +50,6 @@ export const authenticatedRead: Benchmark = {
     const gateway = await startGatewayProcess({ PRICE_PROVIDERS: 'local' });
     try {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const idle = gateway.rssMiB();
       const headers = { authorization: `Bearer ${gateway.info.token}` };
       const cached = await load(`${gateway.info.url}${CACHED_READ}`, { headers });
       const account = await load(`${gateway.info.url}/api/account`, { headers });
@@ -72,13 +71,6 @@ export const authenticatedRead: Benchmark = {
           goal: { on: 'ratio', op: '>=', value: 0.5 },
           note: latency(account),
         },
-        {
-          what: 'API role resident memory, idle after start',
-          unit: 'MiB',
-          measured: idle,
-          goal: { on: 'value', op: '<', value: 150 },
-        },
-        { what: 'API role resident memory, after that load', unit: 'MiB', measured: gateway.rssMiB() },
       ];
       const plot: Plot = {
         file: 'http-concurrency.svg',

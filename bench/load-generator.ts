@@ -1,7 +1,8 @@
 /**
  * A load generator in its own process, so the server under test has the cores to itself as far as two
  * processes allow: `node --import tsx bench/load-generator.ts <url> <ms> <concurrency>` (headers as JSON in
- * LOAD_HEADERS) prints `{"perSecond", "failed", "p50Ms", "p99Ms"}` for GET requests with keep-alive.
+ * LOAD_HEADERS; LOAD_REQUESTS stops the measured run after that many requests, before its time is up)
+ * prints `{"perSecond", "failed", "p50Ms", "p99Ms"}` for GET requests with keep-alive.
  */
 import { Pool } from 'undici';
 
@@ -10,6 +11,7 @@ if (url === undefined) throw new Error('usage: load-generator <url> [durationMs]
 const target = new URL(url);
 const concurrency = Number(concurrencyText);
 const headers = JSON.parse(process.env['LOAD_HEADERS'] || '{}') as Record<string, string>;
+const requestLimit = Number(process.env['LOAD_REQUESTS'] || Number.POSITIVE_INFINITY);
 const pool = new Pool(target.origin, { connections: concurrency });
 const path = target.pathname + target.search;
 
@@ -17,12 +19,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function run(durationMs: number) {
+async function run(durationMs: number, limit = Number.POSITIVE_INFINITY) {
   const deadline = Date.now() + durationMs;
   const latencies: number[] = [];
   const refused = new Map<number, number>();
+  let begun = 0;
   const worker = async () => {
-    while (Date.now() < deadline) {
+    while (Date.now() < deadline && begun++ < limit) {
       const sent = performance.now();
       const { statusCode, body } = await pool.request({ method: 'GET', path, headers });
       await body.dump();
@@ -45,5 +48,5 @@ async function run(durationMs: number) {
 }
 
 await run(500); // warm-up: connections, JIT
-process.stdout.write(`${JSON.stringify(await run(Number(durationText)))}\n`);
+process.stdout.write(`${JSON.stringify(await run(Number(durationText), requestLimit))}\n`);
 await pool.close();

@@ -132,7 +132,13 @@ export interface LoadResult {
 /** GET load from its own process (bench/load-generator.ts): requests per second and latency percentiles. */
 export async function load(
   url: string,
-  options: { durationMs?: number; concurrency?: number; headers?: Record<string, string> } = {},
+  options: {
+    durationMs?: number;
+    concurrency?: number;
+    headers?: Record<string, string>;
+    /** Stops after this many requests (past the warm-up), if the time is not up first. */
+    requests?: number;
+  } = {},
 ): Promise<LoadResult> {
   const { stdout } = await execFileAsync(
     process.execPath,
@@ -144,7 +150,13 @@ export async function load(
       String(options.durationMs ?? 3000),
       String(options.concurrency ?? 32),
     ],
-    { env: { ...process.env, LOAD_HEADERS: JSON.stringify(options.headers ?? {}) } },
+    {
+      env: {
+        ...process.env,
+        LOAD_HEADERS: JSON.stringify(options.headers ?? {}),
+        LOAD_REQUESTS: options.requests === undefined ? '' : String(options.requests),
+      },
+    },
   );
   const result = JSON.parse(stdout) as LoadResult;
   if (result.failed > 0)

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { apiMemory } from './api-memory.ts';
 import { authenticatedRead } from './authenticated-read.ts';
 import { deliveryThroughput } from './delivery-throughput.ts';
 import { docsPage } from './docs-page.ts';
@@ -7,6 +8,7 @@ import { eventLoopSends } from './event-loop-sends.ts';
 import { jsonBody } from './json-body.ts';
 import { matcherAtScale } from './matcher.ts';
 import { matcherStart } from './matcher-start.ts';
+import { startTimes } from './start-times.ts';
 import { lineChart } from './svg-plot.ts';
 import { tronPacing } from './tron-pacing.ts';
 import { type Benchmark, goalMet, type Measurement } from './types.ts';
@@ -14,6 +16,8 @@ import { webhookLatency } from './webhook-latency.ts';
 
 const BENCHMARKS: Benchmark[] = [
   authenticatedRead,
+  apiMemory,
+  startTimes,
   webhookLatency,
   tronPacing,
   matcherAtScale,

@@ -1,20 +1,29 @@
 /**
- * What `config check` needs of each family without loading its chain libraries (which took seconds): the
- * settings the family reads itself and the chains it serves, with whether their watchers can subscribe to
- * new blocks. `families.ts` holds each family whole; test/unit/family-settings.test.ts holds this file to
+ * What `config check` and the admin commands need of each family without loading its chain libraries
+ * (which took seconds): the settings the family reads itself, the chains it serves, with whether their
+ * watchers can subscribe to new blocks, and the migrations of its own tables. `families.ts` holds each family whole; test/unit/family-settings.test.ts holds this file to
  * it, so a family added there and not here fails the suite.
  */
+import type { Migration } from 'kysely';
 import type { ConfigProblem } from '../config/error.ts';
 import { requiredChainProblems } from '../config/required-chains.ts';
 import type { SettingsTable } from '../config/settings.ts';
 import type { Config } from '../config.ts';
+import { bitcoinMigrations } from './bitcoin/migrations/index.ts';
 import { BITCOIN_SETTINGS } from './bitcoin/settings.ts';
 import type { ChainFamily } from './chain-family.ts';
 import { evmChains } from './evm/chains.ts';
+import { evmMigrations } from './evm/migrations/index.ts';
 import { EVM_SETTINGS } from './evm/settings.ts';
 import { wsEndpointProblems } from './registry.ts';
 import { TRON_SETTINGS } from './tron/settings.ts';
 import type { ChainName } from './types.ts';
+
+/** Each family's own migrations, in the order of `FAMILIES` (Tron and Solana keep no tables of their own). */
+export const LIGHT_FAMILY_MIGRATIONS: readonly Readonly<Record<string, Migration>>[] = [
+  evmMigrations,
+  bitcoinMigrations,
+];
 
 /** Each family's own settings, in the order of `FAMILIES` (Solana reads none). */
 export function lightFamilySettings(): SettingsTable {

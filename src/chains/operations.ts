@@ -63,7 +63,8 @@ export interface BroadcastOperation<Body extends TSchema> extends OperationDoc {
   /** The schema of the answer's `txid`. */
   txid: TSchema;
   bodySize?: BodySize;
-  signed(caller: Caller, body: Static<Body>): SignedBroadcast;
+  /** Async where the family reads the transaction with its chain library, loaded on first use. */
+  signed(caller: Caller, body: Static<Body>): SignedBroadcast | Promise<SignedBroadcast>;
 }
 
 /** The part of a request an operation does not read: no schema is registered for it. */

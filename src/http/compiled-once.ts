@@ -15,3 +15,16 @@ export function compiledOnce<T>(compile: (schema: object) => T): (schema: object
     return result;
   };
 }
+
+/**
+ * What `compile` makes, made when first asked for rather than when a route is added: a gateway registers
+ * a few thousand routes (every chain's) of which an idle one serves a handful, and compiling every schema
+ * at start was most of its time to ready and megabytes of generated code.
+ */
+export function compiledOnFirstUse<T>(compile: () => T): () => T {
+  let compiled: T | undefined;
+  return () => {
+    compiled ??= compile();
+    return compiled;
+  };
+}

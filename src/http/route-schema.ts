@@ -145,6 +145,23 @@ export function errorResponse(
   };
 }
 
+/**
+ * The documented answer of an error status a route does not describe its own way: one object per status
+ * that every route shares (read only: Fastify, the serializers and the OpenAPI document copy what they
+ * change), where a copy per route held megabytes across the thousands of routes of every chain.
+ */
+const standardErrors = new Map<string, TSchema>();
+
+function standardErrorResponse(status: number, headers: typeof RATE_LIMIT_HEADERS | undefined): TSchema {
+  const key = `${status}${headers === undefined ? '' : ' with rate limit headers'}`;
+  let response = standardErrors.get(key);
+  if (response === undefined) {
+    response = errorResponse(status, undefined, undefined, { headers });
+    standardErrors.set(key, response);
+  }
+  return response;
+}
+
 function successResponse(doc: RouteDoc, status: number): TSchema {
   const body = doc.successBody ?? Envelope(doc.data);
   const example = exampleOf(body);
@@ -180,7 +197,12 @@ export function routeSchema<const Doc extends RouteDoc>(doc: Doc): RouteSchema<D
   const response: Record<number, TSchema> = { [success]: successResponse(doc, success) };
   for (const status of statusesOf(doc)) {
     const headers = status === 429 && !doc.public ? RATE_LIMIT_HEADERS : undefined;
-    response[status] = errorResponse(status, doc.because?.[status], doc.errorBodies?.[status], { headers });
+    const because = doc.because?.[status];
+    const body = doc.errorBodies?.[status];
+    response[status] =
+      because === undefined && body === undefined
+        ? standardErrorResponse(status, headers)
+        : errorResponse(status, because, body, { headers });
   }
   return withoutAbsentParts({
     summary: doc.summary,
@@ -217,6 +239,7 @@ export function documentBodyStatuses(method: string | string[], schema: FastifyS
   // An authenticated change may also meet the dashboard's CSRF check.
   const statuses = schema?.security === undefined ? BODY_STATUSES : [...BODY_STATUSES, 403];
   for (const status of statuses) {
-    if (!(status in response)) Object.assign(response, { [status]: errorResponse(status, undefined) });
+    if (!(status in response))
+      Object.assign(response, { [status]: standardErrorResponse(status, undefined) });
   }
 }

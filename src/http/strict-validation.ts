@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { compiledOnce } from './compiled-once.ts';
+import { compiledOnce, compiledOnFirstUse } from './compiled-once.ts';
 
 /**
  * Request validation that converts only what a person would: form fields and query strings arrive as
@@ -13,20 +13,27 @@ const BASE: Options = { allErrors: true, useDefaults: true, removeAdditional: fa
 
 const DECIMAL = /^-?\d{1,80}(\.\d{1,80})?$/;
 
-// One pair per process, each schema compiled once (compiled-once.ts).
+// One pair per process, each schema compiled once, by the first request it validates (compiled-once.ts).
 const exact = new Ajv({ ...BASE, coerceTypes: false });
 const coercing = new Ajv({ ...BASE, coerceTypes: true });
-const validatorOf = compiledOnce(compileStrict);
+const validatorOf = compiledOnce(strictOnFirstUse);
 
 export function strictValidatorCompiler(): FastifySchemaCompiler<object> {
   return ({ schema }) => validatorOf(schema);
 }
 
-function compileStrict(schema: object): ReturnType<FastifySchemaCompiler<object>> {
+function strictOnFirstUse(schema: object): ReturnType<FastifySchemaCompiler<object>> {
+  const result: { errors: ErrorObject[] | null } = { errors: null };
+  const validator = compiledOnFirstUse(() => compileStrict(schema, result));
+  // Fastify reads the errors of a failed validation from the function's `errors` property.
+  return Object.defineProperty((data: unknown) => validator()(data), 'errors', { get: () => result.errors });
+}
+
+/** The exact and the coercing validator of `schema`, the errors of a failed validation left in `result`. */
+function compileStrict(schema: object, result: { errors: ErrorObject[] | null }): (data: unknown) => boolean {
   const exactly = exact.compile(schema);
   const withCoercion = coercing.compile(schema);
-  const result: { errors: ErrorObject[] | null } = { errors: null };
-  const validate = (data: unknown): boolean => {
+  return (data: unknown): boolean => {
     result.errors = null;
     if (exactly(data)) return true;
     const original = copyOfValues(data);
@@ -47,8 +54,6 @@ function compileStrict(schema: object): ReturnType<FastifySchemaCompiler<object>
     ];
     return false;
   };
-  // Fastify reads the errors of a failed validation from the function's `errors` property.
-  return Object.defineProperty(validate, 'errors', { get: () => result.errors });
 }
 
 /**

@@ -4,7 +4,8 @@
  * failover apply. Answers are
  * integers with the feed's decimals: exact. A round older than the feed's threshold is flagged stale.
  */
-import { decodeFunctionResult, encodeFunctionData, type Hex, parseAbi } from 'viem';
+import type { Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem/utils';
 import { familyOf } from '../chains/families.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import { ConfigError } from '../config/error.ts';

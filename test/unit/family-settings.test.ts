@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chainFamilies, familySettings, servedChainProblems } from '../../src/chains/families.ts';
+import { chainFamilies, FAMILIES, familySettings, servedChainProblems } from '../../src/chains/families.ts';
 import {
+  LIGHT_FAMILY_MIGRATIONS,
   lightFamilySettings,
   lightServedChainProblems,
   lightServedChains,
@@ -21,6 +22,11 @@ describe('the light table of family settings and chains', () => {
       family?.headSubscription,
     ]);
     expect(light).toEqual(whole);
+  });
+
+  it("has every family's own migrations, in order, as the family modules do", () => {
+    const whole = FAMILIES.flatMap((family) => (family.migrations === undefined ? [] : [family.migrations]));
+    expect(LIGHT_FAMILY_MIGRATIONS).toEqual(whole);
   });
 
   it('finds the same problems in settings that name chains', () => {

@@ -163,7 +163,7 @@ export class BitcoinSends {
     const selection = choose(request, free);
     const { rate } = request;
     const built: BitcoinBuild = {
-      psbt: psbtBase64(unsignedTransaction(selection)),
+      psbt: psbtBase64(await unsignedTransaction(selection)),
       fee: btc(selection.fee),
       feerate: satPerVbText(rate),
       vsize: selection.vsize,
@@ -180,9 +180,9 @@ export class BitcoinSends {
   }
 
   /** A transaction signed elsewhere (hex), read before it is sent so the history says what it moves. */
-  broadcast(network: Network, rawtx: string): SignedBroadcast {
+  async broadcast(network: Network, rawtx: string): Promise<SignedBroadcast> {
     const adapter = this.adapter(network);
-    const read = readRawTransaction(rawtx, adapter.params);
+    const read = await readRawTransaction(rawtx, adapter.params);
     if (read === null) throw invalidField('rawtx', 'The rawtx field must be a transaction in hex.');
     if (!read.signed) throw invalidField('rawtx', 'The transaction in rawtx is not signed.');
     return {
@@ -277,7 +277,7 @@ export class BitcoinSends {
   ): Promise<SentTransaction> {
     let signed: ReturnType<typeof signAndFinalize>;
     try {
-      signed = signAndFinalize(unsignedTransaction(plan.selection), keys);
+      signed = signAndFinalize(await unsignedTransaction(plan.selection), keys);
       if (!(await plan.hold.forBroadcast())) throw coinsTaken();
       await intent(signed.txid);
     } catch (error) {

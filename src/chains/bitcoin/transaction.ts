@@ -3,8 +3,9 @@
  * a P2WPKH output (BIP-143 signatures over the amount its witness UTXO names). Pure: no I/O.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { Transaction } from '@scure/btc-signer';
+import type { Transaction } from '@scure/btc-signer';
 import { addressOfScript, anyNetworkOutputScript, hash160, p2wpkhScript } from './address.ts';
+import { btcSigner } from './btc-signer.ts';
 import type { Selection } from './coin-selection.ts';
 import type { BitcoinNetwork } from './networks.ts';
 
@@ -36,7 +37,8 @@ const TX_OPTIONS = {
 } as const;
 
 /** Version 2, every input signalling RBF and naming the output it spends (script and amount). */
-export function unsignedTransaction(selection: Selection): Transaction {
+export async function unsignedTransaction(selection: Selection): Promise<Transaction> {
+  const { Transaction } = await btcSigner();
   const tx = new Transaction({ ...TX_OPTIONS, version: 2 });
   for (const coin of selection.inputs) {
     tx.addInput({
@@ -84,8 +86,12 @@ export function psbtBase64(tx: Transaction): string {
 }
 
 /** What a raw transaction spends and pays, with addresses of `network`; null when the hex is no transaction. */
-export function readRawTransaction(rawHex: string, network: BitcoinNetwork): RawTransactionSummary | null {
+export async function readRawTransaction(
+  rawHex: string,
+  network: BitcoinNetwork,
+): Promise<RawTransactionSummary | null> {
   if (!/^([0-9a-fA-F]{2})+$/.test(rawHex)) return null;
+  const { Transaction } = await btcSigner();
   let tx: Transaction;
   try {
     tx = Transaction.fromRaw(Buffer.from(rawHex, 'hex'), {

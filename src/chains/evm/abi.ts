@@ -1,5 +1,5 @@
 /** The slices of the ERC20 / ERC721 ABIs the adapter calls, and the standard errors it can decode. */
-import { parseAbi } from 'viem';
+import { parseAbi } from 'viem/utils';
 
 export const ERC20_ABI = parseAbi([
   'function name() view returns (string)',

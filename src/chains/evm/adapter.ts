@@ -4,7 +4,8 @@
  * local signing and broadcasting; every node call goes through one NodeClient (timeouts, retries,
  * failover across the configured endpoints).
  */
-import { type Address, encodeFunctionData, type Hex, isHex } from 'viem';
+import type { Address, Hex } from 'viem';
+import { encodeFunctionData, isHex } from 'viem/utils';
 import type { NodeEndpointConfig } from '../../config.ts';
 import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
 import type { ChainAdapter } from '../chain-adapter.ts';

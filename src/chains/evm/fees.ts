@@ -2,7 +2,8 @@
  * Gas prices for a new transaction: the chain's defaults (EIP-1559 from eth_feeHistory, or legacy
  * eth_gasPrice on BSC) merged with whatever the caller fixed. All values are wei, as bigint.
  */
-import { type Hex, hexToBigInt } from 'viem';
+import type { Hex } from 'viem';
+import { hexToBigInt } from 'viem/utils';
 import type { EvmChainConfig, EvmNetworkConfig } from './chain-file.ts';
 import { EvmInputError, EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';

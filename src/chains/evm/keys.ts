@@ -4,7 +4,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { type Address, getAddress } from 'viem';
+import type { Address } from 'viem';
+import { getAddress } from 'viem/utils';
 import type { ChainKeyPair } from '../types.ts';
 import { EvmInputError } from './errors.ts';
 

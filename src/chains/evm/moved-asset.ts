@@ -3,7 +3,8 @@
  * units and decimals), or otherwise the coin it carries. Read from a transaction the node returned or
  * from a signed serialized one; the token's decimals come from the caller, which asks the node.
  */
-import { type Address, isHex } from 'viem';
+import type { Address } from 'viem';
+import { isHex } from 'viem/utils';
 import { assetAmount } from '../amount.ts';
 import type { ChainName } from '../types.ts';
 import { evmTransferTypes } from './chains.ts';

@@ -2,7 +2,8 @@
  * Turns the node's JSON-RPC errors into the adapter's typed errors. Nodes differ in wording (geth, BSC,
  * Bor, Nitro, Erigon, Nethermind, anvil), so the patterns below cover each one's text for the same case.
  */
-import { decodeErrorResult, type Hex } from 'viem';
+import type { Hex } from 'viem';
+import { decodeErrorResult } from 'viem/utils';
 import { KNOWN_ERRORS_ABI } from './abi.ts';
 import { EvmInsufficientFundsError, EvmNodeError, EvmNonceError, EvmRevertError } from './errors.ts';
 import { JsonRpcError } from './rpc.ts';

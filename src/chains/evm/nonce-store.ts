@@ -5,7 +5,8 @@
  * already runs one transaction at a time.
  */
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
-import { type Hex, isHex } from 'viem';
+import type { Hex } from 'viem';
+import { isHex } from 'viem/utils';
 
 export type NonceDialect = 'sqlite' | 'postgres';
 

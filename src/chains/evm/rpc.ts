@@ -3,9 +3,10 @@
  * failover. JSON-RPC errors come back as JsonRpcError (the node answered: never retried); transport
  * failures stay NodeClient's errors.
  */
-import { type CustomTransport, custom } from 'viem';
+import type { CustomTransport } from 'viem';
 import { type NodeClient, NodeHttpError } from '../node-client.ts';
 import { EvmInvalidResponseError } from './errors.ts';
+import { viem } from './viem.ts';
 
 /** The node answered a JSON-RPC request with an error object. */
 export class JsonRpcError extends Error {
@@ -79,7 +80,8 @@ export class EvmRpc {
    * A viem transport over this client, for code that wants a viem client. viem's own retries are off:
    * NodeClient already retries transient failures.
    */
-  transport(): CustomTransport {
+  async transport(): Promise<CustomTransport> {
+    const { custom } = await viem();
     return custom(
       { request: ({ method, params }) => this.request(method, Array.isArray(params) ? params : []) },
       { key: 'switchyard', name: 'Switchyard NodeClient', retryCount: 0 },

@@ -4,7 +4,8 @@
  * and the broadcasts of transactions signed elsewhere.
  */
 import type { Kysely } from 'kysely';
-import { type Hex, isHex } from 'viem';
+import type { Hex } from 'viem';
+import { isHex } from 'viem/utils';
 import type { Database } from '../../store/schema.ts';
 import type { Dialect } from '../../store/store.ts';
 import { assetAmount } from '../amount.ts';

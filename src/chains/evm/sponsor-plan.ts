@@ -4,7 +4,7 @@
  * block's base fee turns out to be (gas limit × max fee per gas, plus the value of a coin transfer). The
  * quote and the run share it, so the transfer the run sends is the one the quote priced.
  */
-import { isHex } from 'viem';
+import { isHex } from 'viem/utils';
 import type { SponsoredTransfer } from '../fee-sponsor.ts';
 import type { EvmAdapter, EvmTxOverrides } from './adapter.ts';
 import type { EvmFees } from './fees.ts';

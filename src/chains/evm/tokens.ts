@@ -2,16 +2,8 @@
  * Read-only token calls (eth_call at the latest block): ERC20 balances and metadata, ERC721 owner and
  * URI. A contract that has no code, or does not answer like the standard says, is an EvmContractError.
  */
-import {
-  type Abi,
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  getAddress,
-  type Hex,
-  hexToString,
-  isHex,
-} from 'viem';
+import type { Abi, Address, Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, getAddress, hexToString, isHex } from 'viem/utils';
 import { ERC20_ABI, ERC721_ABI } from './abi.ts';
 import { EvmContractError, EvmInvalidResponseError, EvmRevertError } from './errors.ts';
 import { checksumAddress } from './keys.ts';

@@ -2,21 +2,12 @@
  * Unsigned EVM transactions as plain objects, their unsigned and signed serializations, and local
  * signing. Pure: nothing here talks to a node.
  */
-import {
-  type Address,
-  getAddress,
-  type Hex,
-  keccak256,
-  parseTransaction,
-  recoverTransactionAddress,
-  serializeTransaction,
-  type TransactionSerializable,
-  type TransactionSerialized,
-} from 'viem';
-import { signTransaction } from 'viem/accounts';
+import type { Address, Hex, TransactionSerializable, TransactionSerialized } from 'viem';
+import { getAddress, keccak256, parseTransaction, serializeTransaction } from 'viem/utils';
 import { EvmInputError } from './errors.ts';
 import type { EvmFees } from './fees.ts';
 import { checksumAddress, evmKeyFromPrivate } from './keys.ts';
+import { viem, viemAccounts } from './viem.ts';
 
 interface EvmTxCommon {
   chainId: number;
@@ -95,6 +86,7 @@ export async function signEvmTransaction(
   if (key.address !== checksumAddress(tx.from)) {
     throw new EvmInputError(`private key does not belong to ${checksumAddress(tx.from)}`);
   }
+  const { signTransaction } = await viemAccounts();
   const raw = await signTransaction({ privateKey: `0x${key.privateKey}`, transaction: toSerializable(tx) });
   return { raw, hash: keccak256(raw), from: key.address, nonce: tx.nonce };
 }
@@ -130,6 +122,7 @@ export function transactionHash(raw: Hex): Hex {
 /** The signer of a signed serialized transaction (legacy, EIP-155, 2930 or 1559). */
 export async function recoverSender(raw: Hex): Promise<Address> {
   if (!isSerializedTransaction(raw)) throw new EvmInputError('not a serialized EVM transaction');
+  const { recoverTransactionAddress } = await viem();
   return getAddress(await recoverTransactionAddress({ serializedTransaction: raw }));
 }
 

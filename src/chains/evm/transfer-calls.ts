@@ -4,7 +4,8 @@
  * selector and reads as an NFT transfer here; isErc20OrNftTransferFrom tells that case apart. Pure: nothing
  * here talks to a node.
  */
-import { type Address, getAddress } from 'viem';
+import type { Address } from 'viem';
+import { getAddress } from 'viem/utils';
 
 export type TransferCall =
   | { standard: 'fungible'; to: Address; units: bigint }

@@ -299,7 +299,7 @@ export class TronAdapter implements ChainAdapter {
   // Signing and broadcasting.
 
   /** Pure and local: a signed copy of `tx`. */
-  sign(tx: TronTransaction, privateKeyHex: string): SignedTronTransaction {
+  sign(tx: TronTransaction, privateKeyHex: string): Promise<SignedTronTransaction> {
     return signTronTransaction(tx, privateKeyHex);
   }
 

@@ -1,4 +1,4 @@
-import { utils } from 'tronweb';
+import { tronweb } from './tronweb.ts';
 import type { TronTransaction } from './types.ts';
 
 /**
@@ -14,10 +14,13 @@ export class DistinctTransactions {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  distinct(tx: TronTransaction): TronTransaction {
+  async distinct(tx: TronTransaction): Promise<TronTransaction> {
+    // Loaded before the check: from the check to the id's entry nothing may wait, or two sends at once
+    // would restamp to the same id.
+    const utils = await tronweb();
     this.#forgetExpired();
     let own = tx;
-    while (this.#built.has(own.txID)) own = restamped(own, own.raw_data.timestamp + 1);
+    while (this.#built.has(own.txID)) own = restampedWith(utils, own, own.raw_data.timestamp + 1);
     this.#built.set(own.txID, own.raw_data.expiration);
     return own;
   }
@@ -32,7 +35,11 @@ export class DistinctTransactions {
 }
 
 /** `tx` with another timestamp: its raw_data_hex and id computed again, as tronweb's builder does. */
-export function restamped(tx: TronTransaction, timestamp: number): TronTransaction {
+function restampedWith(
+  utils: Awaited<ReturnType<typeof tronweb>>,
+  tx: TronTransaction,
+  timestamp: number,
+): TronTransaction {
   const copy = { ...tx, raw_data: { ...tx.raw_data, timestamp } };
   const pb = utils.transaction.txJsonToPb(copy);
   return {

@@ -1,8 +1,10 @@
 /**
  * secp256k1 key pairs in Tron's encodings. Errors describe what is wrong with a key, never the key.
  */
-import { utils } from 'tronweb';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ChainKeyPair } from '../types.ts';
+import { base58OfAddressBytes } from './address.ts';
 import { TronInputError } from './errors.ts';
 
 /** Order of the secp256k1 group: a private key must lie in [1, n-1]. */
@@ -19,20 +21,26 @@ export interface TronKeyPair extends ChainKeyPair {
   hexAddress: string;
 }
 
-/** A fresh random key pair (tronweb draws the key from the platform CSPRNG). */
+/** A fresh random key pair (the key drawn from the platform CSPRNG). */
 export function generateTronKey(): TronKeyPair {
-  return tronKeyFromPrivate(utils.accounts.generateAccount().privateKey);
+  return tronKeyFromPrivate(Buffer.from(secp256k1.utils.randomSecretKey()).toString('hex'));
+}
+
+/** The 21 address bytes of an uncompressed public key: `41` + the last 20 bytes of keccak256(x || y). */
+export function addressBytesOf(uncompressedPublicKey: Uint8Array): Uint8Array {
+  const hash = keccak_256(uncompressedPublicKey.subarray(1));
+  return Uint8Array.of(0x41, ...hash.subarray(12));
 }
 
 /** The key pair of a hex private key (64 hex characters, optional 0x). */
 export function tronKeyFromPrivate(privateKeyHex: string): TronKeyPair {
   const privateKey = normalizePrivateKey(privateKeyHex);
-  const publicKeyBytes = utils.crypto.getPubKeyFromPriKey([...Buffer.from(privateKey, 'hex')]);
-  const addressBytes = utils.crypto.computeAddress(publicKeyBytes);
+  const publicKeyBytes = secp256k1.getPublicKey(Buffer.from(privateKey, 'hex'), false);
+  const addressBytes = addressBytesOf(publicKeyBytes);
   return {
     privateKey,
     publicKey: Buffer.from(publicKeyBytes).toString('hex'),
-    address: utils.crypto.getBase58CheckAddress(addressBytes),
+    address: base58OfAddressBytes(addressBytes),
     hexAddress: Buffer.from(addressBytes).toString('hex'),
   };
 }

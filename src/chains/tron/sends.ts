@@ -222,13 +222,13 @@ export class TronSends {
       from,
       record,
       build: async (): Promise<BuiltSend> => {
-        const tx = this.#distinct.distinct(await build(adapter));
+        const tx = await this.#distinct.distinct(await build(adapter));
         return {
           txid: tx.txID,
           send: async (key, intent) => {
             const estimate =
               feeLimitSun === undefined ? undefined : await preflight(adapter, from, tx, feeLimitSun);
-            const signed = adapter.sign(tx, key);
+            const signed = await adapter.sign(tx, key);
             await intent(broadcastTxid(signed));
             const { txid } = await adapter.broadcast(signed);
             return estimate === undefined || feeLimitSun === undefined
@@ -243,7 +243,7 @@ export class TronSends {
   /** A built transaction; the node's refusal (`balance is not sufficient` ...) worded as the sends word it. */
   private async unsigned(build: Promise<TronTransaction>): Promise<TronTransaction> {
     try {
-      return this.#distinct.distinct(await build);
+      return await this.#distinct.distinct(await build);
     } catch (error) {
       throw tronAnswer(error);
     }

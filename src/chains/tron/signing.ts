@@ -4,9 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { utils } from 'tronweb';
+import { base58OfAddressBytes } from './address.ts';
 import { TronInputError } from './errors.ts';
-import { normalizePrivateKey } from './keys.ts';
+import { addressBytesOf, normalizePrivateKey } from './keys.ts';
+import { tronweb } from './tronweb.ts';
 import type { SignedTronTransaction, TronTransaction } from './types.ts';
 
 /** txID = sha256(Transaction.raw bytes). */
@@ -19,9 +20,13 @@ export function txidOf(rawDataHex: string): string {
  * whose raw_data, raw_data_hex and txID disagree: the node hashes raw_data, so signing a txID that
  * does not belong to it would sign something other than what the JSON shows.
  */
-export function signTronTransaction(tx: TronTransaction, privateKeyHex: string): SignedTronTransaction {
+export async function signTronTransaction(
+  tx: TronTransaction,
+  privateKeyHex: string,
+): Promise<SignedTronTransaction> {
   const key = normalizePrivateKey(privateKeyHex);
-  assertConsistent(tx);
+  const utils = await tronweb();
+  assertConsistent(tx, utils);
   const copy = structuredClone(tx) as TronTransaction;
   copy.txID = copy.txID.toLowerCase();
   if (copy.signature) copy.signature = copy.signature.map((s) => s.replace(/^0x/i, '').toLowerCase());
@@ -47,10 +52,10 @@ export function recoverSigner(txid: string, signature: string): string {
     .addRecoveryBit(recovery)
     .recoverPublicKey(Buffer.from(txid, 'hex'))
     .toBytes(false);
-  return utils.crypto.getBase58CheckAddress(utils.crypto.computeAddress(publicKey));
+  return base58OfAddressBytes(addressBytesOf(publicKey));
 }
 
-function assertConsistent(tx: TronTransaction): void {
+function assertConsistent(tx: TronTransaction, utils: Awaited<ReturnType<typeof tronweb>>): void {
   if (
     tx === null ||
     typeof tx !== 'object' ||

@@ -60,7 +60,7 @@ export class SponsorSteps {
       const landed = await this.#landed(JSON.parse(noted) as SignedTronTransaction);
       if (landed) return landed;
     }
-    const signed = this.adapter.sign(await build(), privateKey);
+    const signed = await this.adapter.sign(await build(), privateKey);
     await this.journal.note({ [SponsorSteps.txKey(step)]: JSON.stringify(signed) });
     await this.adapter.broadcast(signed);
     return this.#mined(signed.txID);

@@ -5,7 +5,6 @@
  * what a broadcast sends) must encode to that same hex. A node that answers with anything else (other
  * recipient, amount, contract, fee limit, memo) is refused before a key ever signs it.
  */
-import { utils } from 'tronweb';
 import { toHexAddress } from './address.ts';
 import {
   TRC20_TRANSFER,
@@ -16,6 +15,7 @@ import {
 import { TronInputError, TronInvalidResponseError } from './errors.ts';
 import { type NodeJson, safeInt, type TriggerArgs, type TronNodeApi } from './node-api.ts';
 import { nodeErrorFrom } from './node-messages.ts';
+import { tronweb } from './tronweb.ts';
 import type { TronFreezeResource, TronResource, TronTransaction } from './types.ts';
 
 const FREEZE_RESOURCES: readonly string[] = ['BANDWIDTH', 'ENERGY', 'TRON_POWER'];
@@ -188,10 +188,11 @@ export class TronTransactionBuilder {
 }
 
 /** The node's answer as a transaction, after checking it is the one `args` describe. */
-function verified(body: NodeJson, contractType: string, args: object): TronTransaction {
+async function verified(body: NodeJson, contractType: string, args: object): Promise<TronTransaction> {
   const error = nodeErrorFrom(body);
   if (error) throw error;
   const tx = asTransaction(body, contractType);
+  const utils = await tronweb();
   if (!checks(() => utils.transaction.txCheckWithArgs(tx, args, {}))) {
     throw new TronInvalidResponseError(
       `Tron node built a ${contractType} that does not match the requested one; refusing it`,

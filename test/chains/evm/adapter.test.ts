@@ -64,7 +64,7 @@ describe.each(['ethereum', 'bsc', 'polygon', 'arbitrum'] as ChainName[])(
     });
 
     it('serves a viem client through its NodeClient transport', async () => {
-      const client = createPublicClient({ transport: adapter.rpc.transport() });
+      const client = createPublicClient({ transport: await adapter.rpc.transport() });
       expect(await client.getChainId()).toBe(devnet.chainId);
       expect(await client.getBlockNumber()).toBe(await adapter.getBlockNumber());
     });

@@ -52,7 +52,7 @@ afterAll(async () => {
 
 /** Signs, broadcasts and mines one block; returns the transaction info. */
 async function send(tx: TronTransaction, key: TronKeyPair): Promise<Info> {
-  const signed = tron.sign(tx, key.privateKey);
+  const signed = await tron.sign(tx, key.privateKey);
   const { txid } = await tron.broadcast(signed);
   expect(txid).toBe(tx.txID);
   await devnet.mine(1);
@@ -107,7 +107,7 @@ describe('TRX', () => {
 
   it('a transaction signed by the wrong key: SIGERROR, translated', async () => {
     const tx = await tron.buildTrxTransfer(alice.address, bob.address, TRX);
-    const signed = tron.sign(tx, bob.privateKey);
+    const signed = await tron.sign(tx, bob.privateKey);
     const error = (await tron.broadcast(signed).catch((e: unknown) => e)) as TronBroadcastError;
     expect(error).toBeInstanceOf(TronBroadcastError);
     expect(error.code).toBe('SIGERROR');
@@ -128,9 +128,9 @@ describe('TRX', () => {
     // Both validate alone; once the first is pending the second no longer fits the balance.
     const first = await tron.buildTrxTransfer(bob.address, alice.address, 30n * TRX);
     const second = await tron.buildTrxTransfer(bob.address, alice.address, 30n * TRX + 1n);
-    await tron.broadcast(tron.sign(first, bob.privateKey));
+    await tron.broadcast(await tron.sign(first, bob.privateKey));
     const error = (await tron
-      .broadcast(tron.sign(second, bob.privateKey))
+      .broadcast(await tron.sign(second, bob.privateKey))
       .catch((e: unknown) => e)) as TronBroadcastError;
     expect(error).toBeInstanceOf(TronBroadcastError);
     expect(error.code).toBe('CONTRACT_VALIDATE_ERROR');
@@ -143,7 +143,7 @@ describe('TRX', () => {
 
   it('broadcasting the same signed transaction again answers with its txid', async () => {
     const tx = await tron.buildTrxTransfer(alice.address, bob.address, TRX);
-    const signed = tron.sign(tx, alice.privateKey);
+    const signed = await tron.sign(tx, alice.privateKey);
     await expect(tron.broadcast(signed)).resolves.toEqual({ txid: tx.txID });
     await expect(tron.broadcast(signed)).resolves.toEqual({ txid: tx.txID });
     await devnet.mine(1);
@@ -387,7 +387,7 @@ describe('failover', () => {
     try {
       expect(await failover.getBlockNumber()).toBe(await tron.getBlockNumber());
       const tx = await failover.buildTrxTransfer(alice.address, bob.address, 2n * TRX);
-      await expect(failover.broadcast(failover.sign(tx, alice.privateKey))).resolves.toEqual({
+      await expect(failover.broadcast(await failover.sign(tx, alice.privateKey))).resolves.toEqual({
         txid: tx.txID,
       });
       await devnet.mine(1);

@@ -79,7 +79,7 @@ beforeAll(async () => {
   await devnet.faucetTrx(staking.address, 20_000n * TRX);
   // The devnet's genesis stakes 10 billion TRX: one TRX of stake yields 18 energy.
   const freeze = await tron.buildFreeze(staking.address, 10_000n * TRX, 'ENERGY');
-  await tron.broadcast(tron.sign(freeze, staking.privateKey));
+  await tron.broadcast(await tron.sign(freeze, staking.privateKey));
   await devnet.mine(1);
 }, 120_000);
 
@@ -312,7 +312,7 @@ describe('the Tron fee sponsor', () => {
     await expect(whileMining(sponsor.run(job))).rejects.toThrow('the process died');
     // Meanwhile the holder moves its tokens away (with the energy lent to it).
     const away = await tron.buildTrc20Transfer(holder.address, staking.address, usdt, 1_000_000n, 100n * TRX);
-    await tron.broadcast(tron.sign(away, holder.privateKey));
+    await tron.broadcast(await tron.sign(away, holder.privateKey));
     // ... and, its free bandwidth spent on that, gets TRX to burn for the next transfer's bytes.
     await devnet.faucetTrx(holder.address, TRX);
     await devnet.mine(1);
@@ -334,7 +334,7 @@ describe('the Tron fee sponsor', () => {
     await devnet.faucetTrx(fickle.address, 5_000n * TRX);
     await devnet.mine(1);
     await tron.broadcast(
-      tron.sign(await tron.buildFreeze(fickle.address, 4_000n * TRX, 'ENERGY'), fickle.privateKey),
+      await tron.sign(await tron.buildFreeze(fickle.address, 4_000n * TRX, 'ENERGY'), fickle.privateKey),
     );
     await devnet.mine(1);
     const holder = await tokenHolder(1_000_000n);
@@ -344,7 +344,7 @@ describe('the Tron fee sponsor', () => {
     await expect(whileMining(sponsor.run(job))).rejects.toThrow('the process died');
     // The stake the plan counted on is lent elsewhere before the job resumes.
     const elsewhere = await tron.buildDelegate(fickle.address, staking.address, 4_000n * TRX, 'ENERGY');
-    await tron.broadcast(tron.sign(elsewhere, fickle.privateKey));
+    await tron.broadcast(await tron.sign(elsewhere, fickle.privateKey));
     await devnet.mine(1);
     const before = await tron.getBalance(fickle.address);
 

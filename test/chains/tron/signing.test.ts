@@ -69,8 +69,8 @@ describe('signTronTransaction', () => {
     visible: false,
   };
 
-  it('reproduces the deterministic RFC 6979 signature of the wallet-core vector (v as 27/28)', () => {
-    const tx = signTronTransaction(unsigned, vector.private_key!);
+  it('reproduces the deterministic RFC 6979 signature of the wallet-core vector (v as 27/28)', async () => {
+    const tx = await signTronTransaction(unsigned, vector.private_key!);
     expect(tx.signature).toHaveLength(1);
     const [signature] = tx.signature;
     // Same r and s; tronweb writes v as recovery id + 27, which java-tron accepts.
@@ -79,30 +79,32 @@ describe('signTronTransaction', () => {
     expect(recoverSigner(tx.txID, signature!)).toBe(vector.signer_base58);
   });
 
-  it('is pure: the input keeps no signature and a second signature is appended to a copy', () => {
-    const once = signTronTransaction(unsigned, vector.private_key!);
+  it('is pure: the input keeps no signature and a second signature is appended to a copy', async () => {
+    const once = await signTronTransaction(unsigned, vector.private_key!);
     expect(unsigned.signature).toBeUndefined();
     const other = '0000000000000000000000000000000000000000000000000000000000000001';
-    const twice = signTronTransaction(once, other);
+    const twice = await signTronTransaction(once, other);
     expect(once.signature).toHaveLength(1);
     expect(twice.signature).toHaveLength(2);
     expect(recoverSigner(twice.txID, twice.signature[1]!)).toBe('TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC');
   });
 
-  it('signs a txID only when raw_data, raw_data_hex and txID agree', () => {
+  it('signs a txID only when raw_data, raw_data_hex and txID agree', async () => {
     const key = vector.private_key!;
     const tampered = structuredClone(unsigned);
     (tampered.raw_data.contract[0]!.parameter.value as Record<string, unknown>)['amount'] = 5;
-    expect(() => signTronTransaction(tampered, key)).toThrow(/raw_data does not match/);
-    expect(() => signTronTransaction({ ...unsigned, txID: 'ab'.repeat(32) }, key)).toThrow(/not the sha256/);
-    expect(() => signTronTransaction({ ...unsigned, raw_data_hex: '' }, key)).toThrow(TronInputError);
+    await expect(signTronTransaction(tampered, key)).rejects.toThrow(/raw_data does not match/);
+    await expect(signTronTransaction({ ...unsigned, txID: 'ab'.repeat(32) }, key)).rejects.toThrow(
+      /not the sha256/,
+    );
+    await expect(signTronTransaction({ ...unsigned, raw_data_hex: '' }, key)).rejects.toThrow(TronInputError);
   });
 
-  it('refuses a bad key without echoing it', () => {
+  it('refuses a bad key without echoing it', async () => {
     const bad = `${vector.private_key!.slice(0, 63)}z`;
-    expect(() => signTronTransaction(unsigned, bad)).toThrow(TronInputError);
+    await expect(signTronTransaction(unsigned, bad)).rejects.toThrow(TronInputError);
     try {
-      signTronTransaction(unsigned, bad);
+      await signTronTransaction(unsigned, bad);
     } catch (error) {
       expect((error as Error).message).not.toContain(bad);
       expect((error as Error).message).not.toContain(vector.private_key!.slice(0, 20));

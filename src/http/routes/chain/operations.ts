@@ -107,7 +107,7 @@ export const chainOperationRoutes: FastifyPluginAsync<{
         }),
         async (request, reply) => {
           const from = caller(request);
-          const txid = await sends.broadcast(from, operation.signed(from, body(request.body)));
+          const txid = await sends.broadcast(from, await operation.signed(from, body(request.body)));
           return sendOk(reply, txid, SENT_MESSAGE, 201);
         },
       );
