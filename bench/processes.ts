@@ -75,9 +75,11 @@ export async function startGatewayProcess(
     { env: settings },
   );
   const port = await freePort();
+  // The metrics server stays on (its cost belongs in the figures), on a port no other process holds.
+  const metricsPort = await freePort();
   const log = openSync(path.join(dir, 'gateway.log'), 'a');
   const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...settings, PORT: String(port) },
+    env: { ...settings, PORT: String(port), METRICS_PORT: String(metricsPort), ...env },
     stdio: ['ignore', log, 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -97,8 +97,9 @@ export function registerErrorHandling(
   };
   app.setNotFoundHandler(answerUnknownRoute);
   // Answered before the body is read: a request for no route costs no parsing, whatever it carries.
+  // `is404` reads the route's context; `routeOptions` would build the route's options anew per request.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.url === undefined) answerUnknownRoute(request, reply);
+    if (request.is404) answerUnknownRoute(request, reply);
     else done();
   });
 

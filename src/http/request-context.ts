@@ -61,16 +61,18 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       typeof params === 'object' && params !== null && 'chain' in params ? params.chain : undefined;
     if (typeof chain === 'string' && !ctx.registry.supports(chain))
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
-    // Unknown paths have no route config: they answer 404/405 without asking for a token.
-    if (request.routeOptions.url === undefined) return;
+    // Unknown paths have no route config: they answer 404/405 without asking for a token. Read once:
+    // Fastify builds the route's options anew on every read.
+    const route = request.routeOptions;
+    if (route.url === undefined) return;
     const { userId, plan, terms, by, tokenId } = await authenticate(request, ctx.users, ctx.sessions);
     // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
     await checkRate({ by, userId, tokenId }, plan, reply);
-    if (request.routeOptions.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
+    if (route.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
     request.userId = userId;
     request.plan = plan;
     request.authenticatedBy = by;
-    if (!request.routeOptions.config.whileLapsed) {
+    if (!route.config.whileLapsed) {
       const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
       if (!standing.active) throw new ApiError(402, standing.reason);
     }

@@ -1,5 +1,6 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { scrubString } from '../logger.ts';
+import { type RequestLineFields, writeRequestLine } from './request-line.ts';
 
 /** An unknown path is logged as it came, cut short: it may be anything a client typed. */
 const MAX_LOGGED_PATH = 120;
@@ -22,17 +23,22 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const fields = {
+    const line = {
       method: request.method,
       route: routeOf(request),
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      ...(request.userId ? { userId: request.userId } : {}),
+      userId: request.userId,
     };
     // An error here is the response stream's (the client went away), not the handler's: those have their own line.
-    if (error) request.log.warn({ ...fields, err: error }, 'request not answered in full');
-    else request.log.info(fields, 'request');
+    if (error) request.log.warn({ ...fieldsOf(line), err: error }, 'request not answered in full');
+    else if (!writeRequestLine(request.log, line)) request.log.info(fieldsOf(line), 'request');
   }
+}
+
+/** The line's fields as a log call takes them: no user id on a public route. */
+function fieldsOf({ userId, ...rest }: RequestLineFields): Record<string, unknown> {
+  return userId ? { ...rest, userId } : rest;
 }
 
 /** The route pattern (`/api/v2/tron/addresses/:address`); for an unknown route, the path without its query. */

@@ -1,0 +1,71 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { writeRequestLine } from '../../src/http/request-line.ts';
+import { createLogger, type LogFormat } from '../../src/logger.ts';
+
+const FIELDS = {
+  method: 'GET',
+  route: '/api/v2/prices/:symbol',
+  status: 200,
+  durationMs: 0.42,
+  userId: '54f37c8c-bf04-4c30-b6de-897d61ff1c5b',
+};
+
+/** A request's logger as Fastify makes it (a child bound to the request id), writing into `lines`. */
+function requestLogger(format: LogFormat, lines: string[], level = 'info'): FastifyBaseLogger {
+  const logger = createLogger(level, { write: (line: string) => lines.push(line) }, format);
+  return logger.child({ requestId: '0b8e4f0a-3c1d-4b7e-9a52-6f1e2d3c4b01' });
+}
+
+/** Both ways of writing the line, with the clock's reading taken out: they run a moment apart. */
+function bothWays(format: LogFormat, fields: typeof FIELDS): { fast: string; generic: string } {
+  const lines: string[] = [];
+  const log = requestLogger(format, lines);
+  expect(writeRequestLine(log, fields)).toBe(true);
+  const { userId, ...rest } = fields;
+  log.info(userId ? fields : rest, 'request');
+  const timeless = (line: string | undefined) =>
+    String(line)
+      .replace(/"time":"[^"]*"/, '"time":""')
+      .replace(/\d\d:\d\d:\d\d\.\d\d\d/, '');
+  return { fast: timeless(lines[0]), generic: timeless(lines[1]) };
+}
+
+describe('the request line written directly', () => {
+  it('is the line pino writes for the same fields, byte for byte', () => {
+    const { fast, generic } = bothWays('json', FIELDS);
+    expect(fast).toBe(generic);
+    expect(JSON.parse(fast)).toMatchObject({ level: 30, service: 'switchyard', msg: 'request', ...FIELDS });
+  });
+
+  it('leaves out the user id on a public route, and escapes a path as JSON', () => {
+    const { fast, generic } = bothWays('json', { ...FIELDS, userId: '', route: '/a"b\\c\u0001é' });
+    expect(fast).toBe(generic);
+    expect(JSON.parse(fast)).not.toHaveProperty('userId');
+  });
+
+  it('writes a non-finite duration as pino does', () => {
+    const { fast, generic } = bothWays('json', { ...FIELDS, durationMs: Number.NaN });
+    expect(fast).toBe(generic);
+  });
+
+  it('goes through the pretty format like any other line', () => {
+    const { fast, generic } = bothWays('pretty', FIELDS);
+    expect(fast).toBe(generic);
+    expect(fast).toContain('request');
+  });
+
+  it('writes nothing when the level leaves info lines out', () => {
+    const lines: string[] = [];
+    expect(writeRequestLine(requestLogger('json', lines, 'warn'), FIELDS)).toBe(true);
+    expect(lines).toEqual([]);
+  });
+
+  it('declines a logger whose lines it would not reproduce (a mixin), so the caller logs the generic way', () => {
+    const lines: string[] = [];
+    const logger = pino({ mixin: () => ({ extra: 1 }) }, { write: (line: string) => lines.push(line) });
+    expect(writeRequestLine(logger, FIELDS)).toBe(false);
+    expect(lines).toEqual([]);
+  });
+});
