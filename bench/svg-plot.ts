@@ -56,6 +56,7 @@ export function lineChart(plot: Plot): string {
 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<title>${xmlText(plot.title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
     `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${xmlText(plot.title)}</text>`,
   ];
