@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './processes.ts';
 import type { Benchmark, Measurement } from './types.ts';
 import { percentile } from './types.ts';
 
@@ -123,15 +123,4 @@ async function apiReady(env: NodeJS.ProcessEnv): Promise<number> {
       child.kill('SIGTERM');
     });
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }
