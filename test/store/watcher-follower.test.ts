@@ -3,7 +3,6 @@
  * height - 1, and reorgs as deep as the family says they reach. The database is real (SQLite and
  * Postgres); the chain is a script, since no devnet skips heights.
  */
-import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BlockFollower, Finality, FollowedBlock, HeightReading } from '../../src/chains/follower.ts';
@@ -13,7 +12,7 @@ import type { Store } from '../../src/store/store.ts';
 import { ChainWatcher } from '../../src/webhooks/watcher.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
 import { openMigratedStore } from '../helpers/test-store.ts';
-import { insertUser, webhookRow } from '../webhooks/fixtures.ts';
+import { subscribeOneAddress } from '../webhooks/fixtures.ts';
 
 const WATCHED = '0x00000000000000000000000000000000000000aa';
 const SENDER = '0x00000000000000000000000000000000000000bb';
@@ -92,25 +91,7 @@ const watchers: ChainWatcher[] = [];
 beforeEach(async () => {
   database = freshDatabase();
   store = await openMigratedStore(database);
-  const userId = await insertUser(store);
-  await store.db
-    .insertInto('webhooks')
-    .values(
-      webhookRow({
-        id: randomUUID(),
-        user_id: userId,
-        chain: 'ethereum',
-        url: 'https://receiver.example/hook',
-        to_address: WATCHED,
-        confirmations: 1,
-        secret_sealed: 'unused',
-      }),
-    )
-    .execute();
-  await store.db
-    .insertInto('watch_versions')
-    .values({ chain: 'ethereum', network: 'mainnet', version: 1 })
-    .execute();
+  await subscribeOneAddress(store, 'ethereum', WATCHED);
 });
 
 afterEach(async () => {

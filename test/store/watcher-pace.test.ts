@@ -4,7 +4,6 @@
  * every 5 s on Bitcoin), where a fixed poll would have asked every 500 ms. The chain is a script whose
  * head reads are counted; the database is real.
  */
-import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BITCOIN_BLOCK_TIME_MS } from '../../src/chains/bitcoin/finality.ts';
@@ -17,7 +16,7 @@ import { ChainWatcher } from '../../src/webhooks/watcher.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
 import { openMigratedStore } from '../helpers/test-store.ts';
-import { insertUser, webhookRow } from '../webhooks/fixtures.ts';
+import { subscribeOneAddress } from '../webhooks/fixtures.ts';
 
 /** A chain of empty blocks added by the test, each stamped when the test says. */
 class TimedChain implements BlockFollower {
@@ -58,26 +57,8 @@ const watchers: ChainWatcher[] = [];
 beforeEach(async () => {
   database = freshDatabase();
   store = await openMigratedStore(database);
-  const userId = await insertUser(store);
   // One subscription, so the watcher follows the chain rather than idling.
-  await store.db
-    .insertInto('webhooks')
-    .values(
-      webhookRow({
-        id: randomUUID(),
-        user_id: userId,
-        chain: 'tron',
-        url: 'https://receiver.example/hook',
-        to_address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
-        confirmations: 1,
-        secret_sealed: 'unused',
-      }),
-    )
-    .execute();
-  await store.db
-    .insertInto('watch_versions')
-    .values({ chain: 'tron', network: 'mainnet', version: 1 })
-    .execute();
+  await subscribeOneAddress(store, 'tron', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8');
 });
 
 afterEach(async () => {

@@ -96,6 +96,26 @@ export function webhookRow(
   };
 }
 
+/** One subscription to `address` on a chain's mainnet, announced to watchers: a watcher then follows the chain rather than idling. */
+export async function subscribeOneAddress(store: Store, chain: string, address: string): Promise<void> {
+  const userId = await insertUser(store);
+  await store.db
+    .insertInto('webhooks')
+    .values(
+      webhookRow({
+        id: randomUUID(),
+        user_id: userId,
+        chain,
+        url: 'https://receiver.example/hook',
+        to_address: address,
+        confirmations: 1,
+        secret_sealed: 'unused',
+      }),
+    )
+    .execute();
+  await store.db.insertInto('watch_versions').values({ chain, network: 'mainnet', version: 1 }).execute();
+}
+
 export function newDeliverer(
   bench: DeliveryBench,
   options: Partial<OutboxDelivererOptions> = {},
