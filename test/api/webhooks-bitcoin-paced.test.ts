@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BitcoinDevnet, startBitcoinDevnet } from '../../devnets/bitcoin/index.ts';
 import { BITCOIN_BLOCK_TIME_MS } from '../../src/chains/bitcoin/finality.ts';
-import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
-import { startGateway, type TestGateway } from '../helpers/gateway.ts';
+import type { BackgroundRoles } from '../../src/roles.ts';
+import type { TestGateway } from '../helpers/gateway.ts';
 import { waitFor } from '../helpers/processes.ts';
-import { withUnnamedNodesDead } from '../helpers/unserved-nodes.ts';
+import { startWatchingGateway } from '../helpers/watching-gateway.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 let devnet: BitcoinDevnet;
@@ -18,16 +18,7 @@ let token: string;
 beforeAll(async () => {
   devnet = await startBitcoinDevnet({ network: 'mainnet', blockIntervalMs: null });
   receiver = await startWebhookReceiver();
-  gw = await startGateway({
-    env: withUnnamedNodesDead({
-      BITCOIN_MAINNET_URLS: devnet.url,
-      WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-      NODE_RETRIES: '1',
-      LOG_LEVEL: 'warn',
-    }),
-  });
-  roles = startBackgroundRoles(gw.ctx);
-  ({ token } = await gw.userToken(undefined, 'enterprise'));
+  ({ gw, roles, token } = await startWatchingGateway({ BITCOIN_MAINNET_URLS: devnet.url }, 'production'));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 // A gateway whose watcher and deliverer run, as the webhook tests use one: webhooks may reach loopback
 // (where the test's receiver listens), a node is asked once more at most, the nodes `env` does not name are
-// dead ports, only warnings are logged, the roles poll every 50 ms, and one enterprise user holds a token.
+// dead ports, only warnings are logged, the roles poll every 50 ms (or at the gateway's own pace), and one enterprise user holds a token.
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { startGateway, type TestGateway } from './gateway.ts';
 import { withUnnamedNodesDead } from './unserved-nodes.ts';
@@ -11,8 +11,14 @@ export interface WatchingGateway {
   token: string;
 }
 
-/** `env` names the nodes (and any other setting, which wins over the defaults above). */
-export async function startWatchingGateway(env: Record<string, string>): Promise<WatchingGateway> {
+/**
+ * `env` names the nodes (and any other setting, which wins over the defaults above). `pace: 'production'`
+ * leaves the roles at the gateway's own pace (a watcher paced by its chain's block time).
+ */
+export async function startWatchingGateway(
+  env: Record<string, string>,
+  pace: 'fixed' | 'production' = 'fixed',
+): Promise<WatchingGateway> {
   const gw = await startGateway({
     env: withUnnamedNodesDead({
       WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
@@ -21,7 +27,8 @@ export async function startWatchingGateway(env: Record<string, string>): Promise
       ...env,
     }),
   });
-  const roles = startBackgroundRoles(gw.ctx, { pollMs: 50 });
+  const roles =
+    pace === 'fixed' ? startBackgroundRoles(gw.ctx, { pollMs: 50 }) : startBackgroundRoles(gw.ctx);
   const { token } = await gw.userToken(undefined, 'enterprise');
   return { gw, roles, token };
 }
