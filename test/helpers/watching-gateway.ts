@@ -1,6 +1,7 @@
 // A gateway whose watcher and deliverer run, as the webhook tests use one: webhooks may reach loopback
 // (where the test's receiver listens), a node is asked once more at most, the nodes `env` does not name are
-// dead ports, only warnings are logged, the roles poll every 50 ms (or at the gateway's own pace), and one enterprise user holds a token.
+// dead ports, only warnings are logged, the roles poll every 50 ms (or at the gateway's own pace), and one
+// enterprise user holds a token.
 import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { startGateway, type TestGateway } from './gateway.ts';
 import { withUnnamedNodesDead } from './unserved-nodes.ts';
