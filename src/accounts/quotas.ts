@@ -158,11 +158,14 @@ export class QuotaService {
     const { quotas } = plan;
     const now = this.now();
     const start = periodStart(plan.period, now).toISOString();
+    // Requests as the meter counts them for the quota (no query once it holds the stored count); the
+    // transactions from the database, where the plan limits them.
+    const counted = quotas.requests === null ? 0 : this.requests.counted(userId, start);
     const usage =
-      quotas.requests === null && quotas.transactions === null
-        ? undefined
-        : await this.#usage.first(this.db, [userId, start]);
-    const requests = (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
+      counted === null || quotas.transactions !== null
+        ? await this.#usage.first(this.db, [userId, start])
+        : undefined;
+    const requests = counted ?? (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
     const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
     const heldLeft = async (resource: HeldResource) => {
       const limit = quotas[resource];

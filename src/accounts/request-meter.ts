@@ -62,6 +62,16 @@ export class RequestMeter {
     this.schedule();
   }
 
+  /**
+   * The period's units as the quota is checked against them (the stored count, as last read or written,
+   * with this process's since), or null when this process holds no stored count for them.
+   */
+  counted(userId: string, periodStart: string): number | null {
+    const count = this.counts.get(key(userId, periodStart));
+    if (count === undefined || count.stored === null) return null;
+    return count.stored + count.writing + count.unwritten;
+  }
+
   /** Units this process took (net) that the database does not hold yet. */
   unwritten(userId: string, periodStart: string): number {
     const count = this.counts.get(key(userId, periodStart));

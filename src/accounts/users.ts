@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError, invalidField } from '../errors.ts';
-import type { Database, PlansTable } from '../store/schema.ts';
+import type { Database, PlansTable, SubscriptionsTable } from '../store/schema.ts';
 import { AccountChanges } from './account-changes.ts';
 import { IdentityCache } from './identity-cache.ts';
 import { type SubscriptionTerms, standingOf } from './lifecycle.ts';
@@ -35,7 +35,21 @@ export interface Identity {
   userId: string;
   plan: PlanConfig;
   terms: SubscriptionTerms;
+  /** How the subscription is paid, as `GET /api/account` shows it. */
+  billing: Billing;
 }
+
+/** The subscription's payment fields, read with the identity so the account overview needs no query. */
+export type Billing = Pick<
+  SubscriptionsTable,
+  | 'is_yearly'
+  | 'payment_method'
+  | 'crypto_currency'
+  | 'crypto_address'
+  | 'eur_amount'
+  | 'crypto_amount'
+  | 'qr_code'
+>;
 
 /** A user's subscription with its plan: the part of every authentication's single query that makes an Identity. */
 export function identityQuery(db: Kysely<Database>) {
@@ -48,16 +62,24 @@ export function identityQuery(db: Kysely<Database>) {
       'subscriptions.status',
       'subscriptions.ends_at',
       'subscriptions.updated_at as subscription_updated_at',
+      'subscriptions.is_yearly',
+      'subscriptions.payment_method',
+      'subscriptions.crypto_currency',
+      'subscriptions.crypto_address',
+      'subscriptions.eur_amount',
+      'subscriptions.crypto_amount',
+      'subscriptions.qr_code',
     ]);
 }
 
 export function identityOf(
-  row: PlansTable & {
-    user_id: string;
-    status: string;
-    ends_at: string | null;
-    subscription_updated_at: string;
-  },
+  row: PlansTable &
+    Billing & {
+      user_id: string;
+      status: string;
+      ends_at: string | null;
+      subscription_updated_at: string;
+    },
 ): Identity {
   const terms = {
     plan: row.name,
@@ -65,7 +87,16 @@ export function identityOf(
     endsAt: row.ends_at,
     updatedAt: row.subscription_updated_at,
   };
-  return { userId: row.user_id, plan: planFromRow(row), terms };
+  const billing = {
+    is_yearly: row.is_yearly,
+    payment_method: row.payment_method,
+    crypto_currency: row.crypto_currency,
+    crypto_address: row.crypto_address,
+    eur_amount: row.eur_amount,
+    crypto_amount: row.crypto_amount,
+    qr_code: row.qr_code,
+  };
+  return { userId: row.user_id, plan: planFromRow(row), terms, billing };
 }
 
 /** What a token's authentication reads, kept for a moment (identity-cache.ts). */

@@ -46,5 +46,6 @@ export async function authenticate(
     const csrf = request.headers[CSRF_HEADER];
     if (typeof csrf !== 'string' || !session.csrfMatches(csrf)) throw new ApiError(403, WRONG_CSRF);
   }
-  return { userId: session.userId, plan: session.plan, terms: session.terms, by: 'session', tokenId: null };
+  const { userId, plan, terms, billing } = session;
+  return { userId, plan, terms, billing, by: 'session', tokenId: null };
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
+import type { Identity } from '../accounts/users.ts';
 import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
-import type { PlanConfig } from '../config.ts';
 import { ApiError, WrongPasswordAnswer } from '../errors.ts';
 import { type AuthenticatedBy, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
@@ -19,8 +19,8 @@ declare module 'fastify' {
     network: Network;
     /** The caller; set on every route that is not public. */
     userId: string;
-    /** The caller's plan as authentication read it (at most a second old); null on public routes. */
-    plan: PlanConfig | null;
+    /** The caller with their plan as authentication read them (at most a second old); null on public routes. */
+    identity: Identity | null;
     quotaReservation: Reservation | null;
     /** The answer was a wrong wallet password (401, or Tron's 422 on a send): its quota unit is kept. */
     passwordGuessed: boolean;
@@ -48,7 +48,7 @@ declare module 'fastify' {
 export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('userId', '');
-  app.decorateRequest('plan', null);
+  app.decorateRequest('identity', null);
   app.decorateRequest('quotaReservation', null);
   app.decorateRequest('passwordGuessed', false);
   app.decorateRequest('authenticatedBy', null);
@@ -65,12 +65,13 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     // Fastify builds the route's options anew on every read.
     const route = request.routeOptions;
     if (route.url === undefined) return;
-    const { userId, plan, terms, by, tokenId } = await authenticate(request, ctx.users, ctx.sessions);
+    const { by, tokenId, ...identity } = await authenticate(request, ctx.users, ctx.sessions);
+    const { userId, plan, terms } = identity;
     // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
     await checkRate({ by, userId, tokenId }, plan, reply);
     if (route.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
     request.userId = userId;
-    request.plan = plan;
+    request.identity = identity;
     request.authenticatedBy = by;
     if (!route.config.whileLapsed) {
       const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);

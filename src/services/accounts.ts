@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { standingOf } from '../accounts/lifecycle.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
-import { identityOf, identityQuery } from '../accounts/users.ts';
+import { type Identity, identityOf, identityQuery } from '../accounts/users.ts';
 import type { PlanConfig } from '../config.ts';
-import { PreparedQuery } from '../store/prepared-query.ts';
-import type { Database, SubscriptionsTable } from '../store/schema.ts';
+import type { Database } from '../store/schema.ts';
 
 /** `GET /api/account` data, field for field as Chaingateway answers it. */
 export interface AccountInfo {
@@ -32,19 +31,12 @@ export interface AccountInfo {
 }
 
 export class AccountService {
-  /** Every `GET /api/account` reads it: compiled once. */
-  readonly #subscription: PreparedQuery<Selectable<SubscriptionsTable>>;
-
   constructor(
     private readonly db: Kysely<Database>,
     private readonly quotas: QuotaService,
     private readonly graceMs: number,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.#subscription = new PreparedQuery(
-      db.selectFrom('subscriptions').selectAll().where('user_id', '=', ''),
-    );
-  }
+  ) {}
 
   /** The plan's name, quota period and per-period totals (null: unlimited): what `quotas_left` is out of. */
   async plan(userId: string): Promise<PlanConfig> {
@@ -54,28 +46,28 @@ export class AccountService {
     return identityOf(row).plan;
   }
 
-  /** `knownPlan`: the plan the request was authenticated with, saving its query. */
-  async info(userId: string, knownPlan?: PlanConfig): Promise<AccountInfo> {
-    const sub = await this.#subscription.first(this.db, [userId]);
-    if (sub === undefined) throw new Error(`user ${userId} has no subscription`);
-    const { quotas, resetsAt } = await this.quotas.remaining(userId, knownPlan);
+  /**
+   * The overview of the caller as authentication read them (at most IDENTITY_CACHE_MS old, and read afresh
+   * after any change this process or, on Postgres, another instance made): the subscription needs no query.
+   */
+  async info({ userId, plan, terms, billing }: Identity): Promise<AccountInfo> {
+    const { quotas, resetsAt } = await this.quotas.remaining(userId, plan);
     const now = this.now();
-    const ended = sub.ends_at !== null && sub.ends_at <= now.toISOString();
-    const terms = { plan: sub.plan, status: sub.status, endsAt: sub.ends_at, updatedAt: sub.updated_at };
+    const ended = terms.endsAt !== null && terms.endsAt <= now.toISOString();
     return {
-      plan: sub.plan.toUpperCase(),
+      plan: terms.plan.toUpperCase(),
       is_subscribed: String(standingOf(terms, now, this.graceMs).active),
-      is_yearly: sub.is_yearly,
-      ends_at: sub.ends_at,
+      is_yearly: billing.is_yearly,
+      ends_at: terms.endsAt,
       quota_reset: resetsAt.toISOString(),
-      status: ended && sub.status === 'active' ? 'expired' : sub.status,
-      payment_method: sub.payment_method,
+      status: ended && terms.status === 'active' ? 'expired' : terms.status,
+      payment_method: billing.payment_method,
       crypto_payment: {
-        currency: sub.crypto_currency,
-        address: sub.crypto_address,
-        eur_amount: sub.eur_amount,
-        crypto_amount: sub.crypto_amount,
-        qr_code: sub.qr_code,
+        currency: billing.crypto_currency,
+        address: billing.crypto_address,
+        eur_amount: billing.eur_amount,
+        crypto_amount: billing.crypto_amount,
+        qr_code: billing.qr_code,
       },
       quotas_left: quotas,
     };

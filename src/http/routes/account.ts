@@ -87,9 +87,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       }),
     },
     async (request, reply) => {
-      const plan = request.plan ?? undefined;
-      const info = await ctx.accounts.info(request.userId, plan);
-      const sponsored_fees = await ctx.sponsorship.allowances(request.userId, plan);
+      const { identity } = request;
+      if (identity === null) throw new Error('GET /api/account ran without authentication');
+      const info = await ctx.accounts.info(identity);
+      const sponsored_fees = await ctx.sponsorship.allowances(identity.userId, identity.plan);
       return sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched');
     },
   );
