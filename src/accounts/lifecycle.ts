@@ -38,6 +38,29 @@ export function standingOf(terms: SubscriptionTerms, now: Date, graceMs: number)
 
 const RENEW = 'Renew it to use the API again; GET /api/account shows its status.';
 
+/** Kept per terms object: an identity's terms live in the identity cache and serve many requests. */
+const accessEnds = new WeakMap<SubscriptionTerms, { graceMs: number; at: number }>();
+
+/**
+ * Whether the terms give access at `nowMs`, as `standingOf` says, without its dates and text: the end of
+ * access is worked out once per terms object, and only a request within a second of it (or past it) asks
+ * `standingOf`, so the two never disagree.
+ */
+export function hasAccess(terms: SubscriptionTerms, nowMs: number, graceMs: number): boolean {
+  let end = accessEnds.get(terms);
+  if (end === undefined || end.graceMs !== graceMs) {
+    end = { graceMs, at: accessEndOf(terms, graceMs) };
+    accessEnds.set(terms, end);
+  }
+  return nowMs < end.at - 1_000 || standingOf(terms, new Date(nowMs), graceMs).active;
+}
+
+function accessEndOf({ status, endsAt }: SubscriptionTerms, graceMs: number): number {
+  if (endsAt === null) return status === 'active' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  const ends = Date.parse(endsAt) + (status === 'active' ? graceMs : 0);
+  return Number.isNaN(ends) ? Number.NEGATIVE_INFINITY : ends;
+}
+
 /** The same rule as `standingOf`, as a condition on `subscriptions` rows: true for those that lapsed. */
 export function lapsedCondition(now: Date, graceMs: number) {
   return lapsedConditionAt(now.toISOString(), graceCutoff(now, graceMs));

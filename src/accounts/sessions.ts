@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { AccountChanges } from './account-changes.ts';
 import { IdentityCache } from './identity-cache.ts';
-import { hashSecret, secretMatches } from './tokens.ts';
+import { hashSecret, secretMatches, storedHash } from './tokens.ts';
 import { type Identity, identityOf, identityQuery } from './users.ts';
 
 /** What the browser is given when a session opens: both only here, only their hashes are stored. */
@@ -24,7 +24,7 @@ const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionRow {
   identity: Identity;
-  csrfHash: string;
+  csrfHash: Buffer;
   expiresAt: string;
 }
 
@@ -92,7 +92,11 @@ export class SessionStore {
       .where('sessions.expires_at', '>', this.now().toISOString())
       .executeTakeFirst();
     if (!row) return null;
-    const kept = { identity: identityOf(row), csrfHash: row.csrf_hash, expiresAt: row.expires_at };
+    const kept = {
+      identity: identityOf(row),
+      csrfHash: storedHash(row.csrf_hash),
+      expiresAt: row.expires_at,
+    };
     this.#sessions.set(idHash, kept, generation);
     return kept;
   }

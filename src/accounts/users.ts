@@ -7,7 +7,7 @@ import { AccountChanges } from './account-changes.ts';
 import { IdentityCache } from './identity-cache.ts';
 import { type SubscriptionTerms, standingOf } from './lifecycle.ts';
 import { planFromRow } from './plans.ts';
-import { generateToken, parseToken, secretMatches, tokenPrefix } from './tokens.ts';
+import { generateToken, parseToken, secretMatches, storedHash, tokenPrefix } from './tokens.ts';
 
 export interface User {
   id: string;
@@ -102,7 +102,7 @@ export function identityOf(
 /** What a token's authentication reads, kept for a moment (identity-cache.ts). */
 interface TokenRow {
   identity: Identity;
-  secretHash: string;
+  secretHash: Buffer;
   lastUsedAt: string | null;
 }
 
@@ -321,7 +321,11 @@ export class UserDirectory {
       .where('api_tokens.revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
-    const kept = { identity: identityOf(row), secretHash: row.secret_hash, lastUsedAt: row.last_used_at };
+    const kept = {
+      identity: identityOf(row),
+      secretHash: storedHash(row.secret_hash),
+      lastUsedAt: row.last_used_at,
+    };
     this.#tokens.set(id, kept, generation);
     return kept;
   }

@@ -11,9 +11,13 @@ export const WRONG_CSRF = 'Missing or wrong CSRF token';
 export type AuthenticatedBy = 'token' | 'session';
 
 /** `Authorization: Bearer <token>` or the bare token, as Chaingateway accepts both. */
-export function presentedToken(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+export function presentedToken(header: string | undefined): string | null {
   if (header === undefined) return null;
+  // The usual form first, without a regular expression: every authenticated request passes here.
+  if (header.startsWith('Bearer ')) {
+    const token = header.slice(7);
+    if (token !== '' && !/\s/.test(token)) return token;
+  }
   const value = header.trim();
   const bearer = /^bearer\s+(\S+)$/i.exec(value);
   if (bearer) return bearer[1]!;
@@ -34,7 +38,7 @@ export async function authenticate(
   sessions: SessionStore,
 ): Promise<Identity & { by: AuthenticatedBy; tokenId: string | null }> {
   if (request.headers.authorization !== undefined) {
-    const token = presentedToken(request);
+    const token = presentedToken(request.headers.authorization);
     const identity = token === null ? null : await users.authenticate(token);
     if (!identity) throw new ApiError(401, UNAUTHENTICATED);
     return { ...identity, by: 'token', tokenId: identity.tokenId };

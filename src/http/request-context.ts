@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { standingOf } from '../accounts/lifecycle.ts';
+import { hasAccess, standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
 import type { Identity } from '../accounts/users.ts';
 import type { AppContext } from '../app-context.ts';
@@ -73,7 +73,7 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     request.userId = userId;
     request.identity = identity;
     request.authenticatedBy = by;
-    if (!route.config.whileLapsed) {
+    if (!route.config.whileLapsed && !hasAccess(terms, Date.now(), ctx.config.planGraceMs)) {
       const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
       if (!standing.active) throw new ApiError(402, standing.reason);
     }

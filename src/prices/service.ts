@@ -313,8 +313,13 @@ export class PriceService {
   }
 }
 
+/** A quote's view, kept while the quote is the cached one: a cached read formats nothing. */
+const quoteViews = new WeakMap<CachedQuote['quote'], { stale: boolean; view: PriceView }>();
+
 function quoteView({ quote, stale }: CachedQuote): PriceView {
-  return {
+  const kept = quoteViews.get(quote);
+  if (kept !== undefined && kept.stale === stale) return kept.view;
+  const view = {
     symbol: quote.symbol,
     currency: quote.currency,
     price: formatDecimal(quote.price),
@@ -323,6 +328,8 @@ function quoteView({ quote, stale }: CachedQuote): PriceView {
     source: quote.source,
     stale,
   };
+  quoteViews.set(quote, { stale, view });
+  return view;
 }
 
 /** `priced` in units of `base` (both quoted in USD); the 24h change follows from both changes. */

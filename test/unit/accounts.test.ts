@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { nextPeriodStart, periodStart } from '../../src/accounts/periods.ts';
-import { generateToken, hashSecret, parseToken, secretMatches } from '../../src/accounts/tokens.ts';
+import {
+  generateToken,
+  hashSecret,
+  parseToken,
+  secretMatches,
+  storedHash,
+} from '../../src/accounts/tokens.ts';
+import { presentedToken } from '../../src/http/auth.ts';
 import { scrubSecrets, scrubString } from '../../src/logger.ts';
 
 describe('tokens', () => {
@@ -8,8 +15,8 @@ describe('tokens', () => {
     const { id, token, secretHash } = generateToken();
     const parsed = parseToken(token);
     expect(parsed?.id).toBe(id);
-    expect(secretMatches(parsed!.secret, secretHash)).toBe(true);
-    expect(secretMatches(`${parsed!.secret.slice(0, -1)}x`, secretHash)).toBe(false);
+    expect(secretMatches(parsed!.secret, storedHash(secretHash))).toBe(true);
+    expect(secretMatches(`${parsed!.secret.slice(0, -1)}x`, storedHash(secretHash))).toBe(false);
     expect(secretHash).toBe(hashSecret(parsed!.secret));
     expect(secretHash).not.toContain(parsed!.secret);
   });
@@ -20,6 +27,10 @@ describe('tokens', () => {
       'swy_',
       'swy_abc_def',
       `swy_${'g'.repeat(12)}_${'a'.repeat(43)}`,
+      `swy_${'A'.repeat(12)}_${'a'.repeat(43)}`,
+      `swy_${'a'.repeat(12)}-${'a'.repeat(43)}`,
+      `swy_${'a'.repeat(12)}_${'a'.repeat(42)}=`,
+      `SWY_${'a'.repeat(12)}_${'a'.repeat(43)}`,
       `${generateToken().token}x`,
     ]) {
       expect(parseToken(bad)).toBeNull();
@@ -61,5 +72,18 @@ describe('log scrubbing', () => {
     }
     expect(scrubbed).toContain('a'.repeat(64));
     expect(scrubString('Authorization: Bearer abc.def')).toBe('Authorization: [redacted]');
+  });
+});
+
+describe('the token in an Authorization header', () => {
+  it('is read from the Bearer form in any case and spacing, or alone', () => {
+    const token = generateToken().token;
+    for (const header of [`Bearer ${token}`, `bearer ${token}`, `  BEARER   ${token}  `, token, ` ${token} `])
+      expect(presentedToken(header)).toBe(token);
+  });
+
+  it('is none when the header holds anything else', () => {
+    for (const header of [undefined, '', '   ', 'Bearer a b', 'Basic a b', 'a b'])
+      expect(presentedToken(header)).toBeNull();
   });
 });
