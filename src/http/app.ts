@@ -16,6 +16,7 @@ import { instrumentRequests } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { OneLinePerRequest } from './request-log.ts';
+import { lazyRequestLoggers } from './request-logger.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { chainRoutes } from './routes/chain/index.ts';
@@ -49,6 +50,7 @@ export async function buildApp(
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     logController: new OneLinePerRequest(),
+    childLoggerFactory: lazyRequestLoggers,
     bodyLimit: ctx.config.bodyLimitBytes,
     serverFactory: guardedServerFactory({
       requestTimeoutMs: ctx.config.requestTimeoutMs,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
+import { RequestLogger } from './request-logger.ts';
 
 /** The request line's own fields, each of a known shape (see request-log.ts). */
 export interface RequestLineFields {
@@ -36,8 +37,13 @@ const INFO = 30;
  * not reproduce (a mixin, a log formatter, a nested key, a stream that wants metadata or a write hook):
  * the caller then logs the generic way. True when the line is written, or the logger's level leaves it out.
  */
-export function writeRequestLine(log: FastifyBaseLogger, fields: RequestLineFields): boolean {
-  const chindings = Reflect.get(log, chindingsSym);
+export function writeRequestLine(requestLog: FastifyBaseLogger, fields: RequestLineFields): boolean {
+  // A request logger not made into a child yet: its parent's bindings and its own, as the child's would be.
+  const lazy = requestLog instanceof RequestLogger;
+  const log = lazy ? requestLog.parent : requestLog;
+  const parentChindings = Reflect.get(log, chindingsSym);
+  const chindings =
+    lazy && typeof parentChindings === 'string' ? parentChindings + requestLog.boundText : parentChindings;
   const time = Reflect.get(log, timeSym);
   const levels = Reflect.get(log, lsCacheSym);
   const end = Reflect.get(log, endSym);
