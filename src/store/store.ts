@@ -19,6 +19,7 @@ import type { Migrations } from './migrations/index.ts';
 import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
 import type { Database } from './schema.ts';
 import { OwnSchemaPostgresDialect } from './schema-introspector.ts';
+import { WalCheckpointer } from './wal-checkpointer.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -54,7 +55,12 @@ function openSqlite(file: string): Store {
   const db = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const checkpointer = file === ':memory:' ? null : new WalCheckpointer(database, file);
+  const close = async () => {
+    await checkpointer?.close();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', close };
 }
 
 /**

@@ -93,7 +93,11 @@ export class DeliveryQueue {
    * slots), so rows are not claimed only to be handed back.
    */
   claimDue(limit: number, room: WebhookRoom): Promise<ClaimedNotification[]> {
-    return this.claim(this.store.db, { limit, room });
+    if (this.store.dialect !== 'postgres') return this.claim(this.store.db, { limit, room });
+    return this.store.db.transaction().execute(async (trx) => {
+      await readDueRowsInIndexOrder(trx);
+      return this.claim(trx, { limit, room });
+    });
   }
 
   /** One row now: pending whatever its next attempt time, or with a lapsed claim; else undefined. */
@@ -129,7 +133,7 @@ export class DeliveryQueue {
    */
   async recordMany(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
     if (attempts.length === 0) return [];
-    return this.store.db.transaction().execute((trx) => this.record(trx, attempts));
+    return this.store.db.transaction().execute((trx) => this.record(trx, attempts, false));
   }
 
   /**
@@ -142,29 +146,27 @@ export class DeliveryQueue {
     room: WebhookRoom,
   ): Promise<{ kept: boolean[]; claimed: ClaimedNotification[] }> {
     return this.store.db.transaction().execute(async (trx) => {
-      const kept = await this.record(trx, attempts);
-      const claimed = limit > 0 ? await this.claim(trx, { limit, room }) : [];
-      return { kept, claimed };
+      const claiming = limit > 0;
+      const kept = await this.record(trx, attempts, claiming);
+      if (!claiming) return { kept, claimed: [] };
+      // The record's statement turned bitmap scans off for the claim (see settle), unless it wrote nothing
+      // or settled nothing (a join that yields no row need not run the setting).
+      if (this.store.dialect === 'postgres' && !kept.includes(true)) await readDueRowsInIndexOrder(trx);
+      return { kept, claimed: await this.claim(trx, { limit, room }) };
     });
   }
 
-  private async record(trx: Transaction<Database>, attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
+  /**
+   * The attempt rows and each notification's new state; `claimNext` (Postgres) also sets up the claim
+   * that follows in the transaction (readDueRowsInIndexOrder), in the same round trip.
+   */
+  private async record(
+    trx: Transaction<Database>,
+    attempts: readonly RecordedAttempt[],
+    claimNext: boolean,
+  ): Promise<boolean[]> {
     if (attempts.length === 0) return [];
-    await trx
-      .insertInto('notification_attempts')
-      .values(
-        attempts.map(({ row, attempt }) => ({
-          id: randomUUID(),
-          notification_id: row.id,
-          attempted_at: attempt.attemptedAt.toISOString(),
-          duration_ms: attempt.durationMs,
-          response_status: attempt.status,
-          response_body: attempt.body,
-          error: attempt.error,
-        })),
-      )
-      .execute();
-    const settled = await this.settle(trx, attempts);
+    const settled = await this.settle(trx, attempts, claimNext);
     for (const { webhook, attempt, verdict } of attempts) {
       if (verdict.outcome === 'failed' && verdict.disableReason !== undefined) {
         await disableWebhook(trx, webhook, verdict.disableReason, attempt.finishedAt.toISOString());
@@ -174,14 +176,25 @@ export class DeliveryQueue {
   }
 
   /**
-   * Every notification's new state in one statement (one round trip on Postgres, whatever the batch):
-   * the states as a VALUES list joined to the rows, each row still guarded by its claim. Returns the ids
-   * it settled; a row missing was no longer this instance's claim.
+   * The attempt rows, then every notification's new state in one statement: the states as a VALUES list
+   * joined to the rows, each row still guarded by its claim. On Postgres the attempts are inserted by the
+   * same statement (a data-modifying WITH), so a batch is one round trip whatever its size; SQLite runs
+   * the insert first. Returns the ids it settled; a row missing was no longer this instance's claim.
    */
   private async settle(
     trx: Transaction<Database>,
     attempts: readonly RecordedAttempt[],
+    claimNext: boolean,
   ): Promise<Set<string>> {
+    const attemptRows = attempts.map(
+      ({ row, attempt }) =>
+        sql`(${randomUUID()}, ${row.id}, ${attempt.attemptedAt.toISOString()}, ${attempt.durationMs}, ${attempt.status}, ${attempt.body}, ${attempt.error})`,
+    );
+    const insertAttempts = sql`insert into notification_attempts
+      (id, notification_id, attempted_at, duration_ms, response_status, response_body, error)
+      values ${sql.join(attemptRows)}`;
+    const postgres = this.store.dialect === 'postgres';
+    if (!postgres) await insertAttempts.execute(trx);
     const states = attempts.map(({ row, attempt, verdict }) => {
       const at = attempt.finishedAt.toISOString();
       const status = verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome;
@@ -190,8 +203,15 @@ export class DeliveryQueue {
       // Casts: Postgres reads the untyped parameters of a VALUES list as text.
       return sql`(${row.id}, ${status}, cast(${attempt.status} as integer), ${attempt.body ?? attempt.error}, ${next}, ${deliveredAt}, ${at})`;
     });
+    // Postgres: readDueRowsInIndexOrder for the claim that follows, in this round trip (set_config's third
+    // argument keeps it to the transaction; a planner setting applies from the next statement on).
+    const planner =
+      postgres && claimNext
+        ? sql`cross join (select set_config('enable_bitmapscan', 'off', true)) as planner`
+        : sql``;
     const { rows } = await sql<{ id: string }>`
-      with settled (id, status, response_status, response_body, next_attempt_at, delivered_at, updated_at)
+      with ${postgres ? sql`inserted as (${insertAttempts}),` : sql``}
+        settled (id, status, response_status, response_body, next_attempt_at, delivered_at, updated_at)
         as (values ${sql.join(states)})
       update notifications set
         status = settled.status,
@@ -203,7 +223,7 @@ export class DeliveryQueue {
         updated_at = settled.updated_at,
         next_attempt_at = coalesce(settled.next_attempt_at, notifications.next_attempt_at),
         delivered_at = coalesce(settled.delivered_at, notifications.delivered_at)
-      from settled
+      from settled ${planner}
       where notifications.id = settled.id
         and notifications.claimed_by = ${this.instanceId}
         and notifications.status = 'delivering'
@@ -343,6 +363,17 @@ export class DeliveryQueue {
     this.claimStatements.set(key, statement);
     return statement;
   }
+}
+
+/**
+ * Postgres, for the rest of the transaction: no bitmap scans, so a claim reads the due rows in the order
+ * of the (status, next_attempt_at) index and stops at its limit. Without statistics that know the backlog
+ * (a burst is queued between two autovacuum ANALYZEs) the planner expects a handful of due rows and picks
+ * a bitmap scan, which reads and sorts every due row on each claim: 10 ms a claim at 5,000 due, growing
+ * with the backlog, against 0.3 ms in index order.
+ */
+async function readDueRowsInIndexOrder(trx: Transaction<Database>): Promise<void> {
+  await sql`set local enable_bitmapscan = off`.execute(trx);
 }
 
 /** Stops matching and sending to a webhook its receiver has given up on; the owner re-enables it with PUT. */
