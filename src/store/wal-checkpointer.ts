@@ -1,11 +1,17 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 
 /** How often the worker copies the write-ahead log back into the database file. */
 const CHECKPOINT_EVERY_MS = 200;
-/** The worker starts this long after the store opens: a short command (the CLI) never needs one. */
-const START_AFTER_MS = 1_000;
+/** How often the log's size is looked at until it grows enough to want the worker. */
+const WATCH_EVERY_MS = 1_000;
+/**
+ * The worker starts once the log holds this much (a quarter of what makes SQLite checkpoint by itself):
+ * a short command (the CLI) and an idle or read-mostly process (the API role) never pay for a thread.
+ */
+const START_AT_BYTES = 1024 * 1024;
 /** What SQLite does by itself (pages of WAL before a commit checkpoints), restored if the worker ends. */
 const AUTOCHECKPOINT_PAGES = 1_000;
 
@@ -36,14 +42,18 @@ parentPort.on('message', () => {
 export class WalCheckpointer {
   private worker: Worker | null = null;
   private closed = false;
-  private readonly startTimer: NodeJS.Timeout;
+  private readonly watch: NodeJS.Timeout;
 
   constructor(
     private readonly database: SqliteDatabase.Database,
     private readonly file: string,
   ) {
-    this.startTimer = setTimeout(() => this.start(), START_AFTER_MS);
-    this.startTimer.unref();
+    this.watch = setInterval(() => {
+      if (walBytes(file) < START_AT_BYTES) return;
+      clearInterval(this.watch);
+      this.start();
+    }, WATCH_EVERY_MS);
+    this.watch.unref();
   }
 
   private start(): void {
@@ -74,7 +84,7 @@ export class WalCheckpointer {
   /** Stops the worker (its last checkpoint done) before the main connection closes. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.startTimer);
+    clearInterval(this.watch);
     const worker = this.worker;
     if (worker === null) return;
     this.worker = null;
@@ -84,4 +94,9 @@ export class WalCheckpointer {
     worker.postMessage('close');
     await exited;
   }
+}
+
+/** The write-ahead log's size now (0 while there is none). */
+function walBytes(file: string): number {
+  return statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
 }
