@@ -121,6 +121,22 @@ function prettyStream(destination: pino.DestinationStream): pino.DestinationStre
  * The process's logger. Lines go to `destination` (stdout by default); `pretty` formats them for a terminal
  * in this thread (no worker), after the same scrubbing as JSON lines.
  */
+let lastMs = Number.NaN;
+let lastTime = '';
+
+/**
+ * pino's ISO timestamp (`,"time":"…"`), formatted once per millisecond: a busy API writes tens of lines
+ * (one per request) in each.
+ */
+export function isoTimeOncePerMillisecond(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime;
+}
+
 export function createLogger(
   level: string,
   destination?: pino.DestinationStream,
@@ -131,7 +147,7 @@ export function createLogger(
     {
       level,
       base: { service: 'switchyard' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMillisecond,
       serializers,
       hooks: {
         // Every argument of every log call passes through here, messages included.

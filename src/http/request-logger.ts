@@ -17,8 +17,7 @@ export class RequestLogger implements FastifyBaseLogger {
   /** The bindings as pino appends them to its parent's in a child's lines (`,"requestId":"…"`). */
   get boundText(): string {
     let text = '';
-    for (const [key, value] of Object.entries(this.bindings))
-      text += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    for (const key in this.bindings) text += `,${JSON.stringify(key)}:${JSON.stringify(this.bindings[key])}`;
     return text;
   }
 

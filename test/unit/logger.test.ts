@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, isoTimeOncePerMillisecond } from '../../src/logger.ts';
 
 function capture() {
   const lines: string[] = [];
@@ -54,5 +54,18 @@ describe('log lines', () => {
       id: 'r1',
       remoteAddress: '127.0.0.1',
     });
+  });
+});
+
+describe('the timestamp', () => {
+  it('is the ISO time of the current millisecond, as pino writes it', () => {
+    const before = Date.now();
+    const time = isoTimeOncePerMillisecond();
+    const after = Date.now();
+    const written = /^,"time":"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)"$/.exec(time)?.[1];
+    expect(written).toBeDefined();
+    const at = Date.parse(written!);
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(after);
   });
 });
