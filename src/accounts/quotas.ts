@@ -190,10 +190,13 @@ export class QuotaService {
     const plan = await this.planOf(userId);
     const now = this.now();
     const start = periodStart(plan.period, now);
-    const counts = await readRequestDays(this.db, userId, days, now);
     // This process's units not written yet belong to today (the meter writes them within a quarter second).
-    const today = counts.at(-1);
-    if (today) today.requests += this.requests.unwritten(userId, start.toISOString());
+    const counts = await this.requests.withoutWrites(async () => {
+      const read = await readRequestDays(this.db, userId, days, now);
+      const today = read.at(-1);
+      if (today) today.requests += this.requests.unwritten(userId, start.toISOString());
+      return read;
+    });
     return {
       quota: plan.quotas.requests,
       period: plan.period,

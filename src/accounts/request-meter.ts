@@ -82,8 +82,22 @@ export class RequestMeter {
   async flush(): Promise<void> {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.flushing = this.flushing.then(() => this.write());
+    // After a failed write too: its units are kept for this one, which must run.
+    this.flushing = this.flushing.catch(() => undefined).then(() => this.write());
     await this.flushing;
+  }
+
+  /**
+   * Runs `read` with no write in flight, so what it reads from the database and `unwritten` add up
+   * exactly (a write that committed but has not yet moved its units out of `writing` would count twice).
+   */
+  async withoutWrites<T>(read: () => Promise<T>): Promise<T> {
+    const run = this.flushing.catch(() => undefined).then(read);
+    this.flushing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private countOf(userId: string, periodStart: string): Count {
@@ -121,6 +135,7 @@ export class RequestMeter {
    * nothing pending is dropped, so the next request reads the database afresh (other instances' units).
    */
   private async write(): Promise<void> {
+    let failed: unknown = null;
     for (const [id, count] of this.counts) {
       const delta = count.unwritten;
       if (delta === 0) {
@@ -160,13 +175,15 @@ export class RequestMeter {
         });
         count.stored = row.requests;
       } catch (error) {
-        // Kept for the next interval: a database hiccup delays the count, it does not lose it.
+        // Kept for the next interval: a database hiccup delays the count, it does not lose it; the other
+        // users' counts are still written.
         count.unwritten += delta;
-        throw error;
+        failed ??= error;
       } finally {
         count.writing = 0;
       }
     }
+    if (failed !== null) throw failed;
   }
 }
 

@@ -96,3 +96,22 @@ describe('the requests meter', () => {
     expect(await stored(userId)).toBe(3);
   });
 });
+
+describe('the requests meter after a failed write', () => {
+  it('keeps the units and writes them, and everyone else’s, at the next flush', async () => {
+    const meter = new RequestMeter(store.db, 60_000);
+    const userId = await newUser();
+    // A user the database does not know: its write fails (foreign key), as a write meeting an outage does.
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    await meter.take(unknown, PERIOD, null);
+    await meter.take(userId, PERIOD, null);
+    await expect(meter.flush()).rejects.toThrow();
+    expect(meter.unwritten(unknown, PERIOD)).toBe(1);
+    // The others' units were written all the same.
+    expect(await stored(userId)).toBe(1);
+    meter.giveBack(unknown, PERIOD);
+    for (let i = 0; i < 2; i++) await meter.take(userId, PERIOD, null);
+    await meter.flush();
+    expect(await stored(userId)).toBe(3);
+  });
+});
