@@ -2,7 +2,6 @@ import type { Registry as MetricsRegistry } from 'prom-client';
 import { AccountChanges } from './accounts/account-changes.ts';
 import { QuotaService } from './accounts/quotas.ts';
 import { LocalRateLimiter, type RateLimiter } from './accounts/rate-limiter.ts';
-import { RedisRateLimiter } from './accounts/redis-rate-limiter.ts';
 import { SessionStore } from './accounts/sessions.ts';
 import { SignIn } from './accounts/sign-in.ts';
 import { UserDirectory } from './accounts/users.ts';
@@ -113,7 +112,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
       kdfCost.passwords,
     ),
     quotas,
-    rateLimiter: rateLimiterOf(config, logger, metrics),
+    rateLimiter: await rateLimiterOf(config, logger, metrics),
     accounts: new AccountService(store.db, quotas, config.planGraceMs, now),
     addressKeys,
     hdWallets,
@@ -192,9 +191,12 @@ export async function closeContext(ctx: AppContext): Promise<void> {
 }
 
 /** Shared through Redis when REDIS_URL is set; else this process's own (the clock is real time, always). */
-function rateLimiterOf(config: Config, logger: Logger, metrics: MetricsRegistry): RateLimiter {
+async function rateLimiterOf(config: Config, logger: Logger, metrics: MetricsRegistry): Promise<RateLimiter> {
   const { url, prefix } = config.redis;
-  return url === undefined ? new LocalRateLimiter() : new RedisRateLimiter({ url, prefix, logger, metrics });
+  if (url === undefined) return new LocalRateLimiter();
+  // Imported only when Redis is configured: its client is some 20 MiB a lone gateway never uses.
+  const { RedisRateLimiter } = await import('./accounts/redis-rate-limiter.ts');
+  return new RedisRateLimiter({ url, prefix, logger, metrics });
 }
 
 function allowlistOf(config: Config): IpAllowlist {

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -109,6 +110,8 @@ function scrubArgument(arg: unknown): unknown {
 
 /** Formats each JSON line as text for a person, in this thread, before it reaches `destination`. */
 function prettyStream(destination: pino.DestinationStream): pino.DestinationStream {
+  // Required here, not imported at the top: JSON logs (the default, and every server) never load it.
+  const { prettyFactory }: typeof PinoPretty = createRequire(import.meta.url)('pino-pretty');
   const format = prettyFactory({
     colorize: destination === process.stdout && process.stdout.isTTY === true,
     ignore: 'pid,hostname,service',

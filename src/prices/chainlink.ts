@@ -4,8 +4,8 @@
  * failover apply. Answers are
  * integers with the feed's decimals: exact. A round older than the feed's threshold is flagged stale.
  */
-import type { Hex } from 'viem';
-import { decodeFunctionResult, encodeFunctionData, parseAbi } from 'viem/utils';
+import type { Abi, Hex } from 'viem';
+import { viemUtils } from '../chains/evm/viem.ts';
 import { familyOf } from '../chains/families.ts';
 import type { ChainRegistry } from '../chains/registry.ts';
 import { ConfigError } from '../config/error.ts';
@@ -17,11 +17,33 @@ import { type PriceProvider, PriceProviderResponseError, type Quote } from './ty
 
 export type { ChainlinkFeed };
 
-export const AGGREGATOR_V3_ABI = parseAbi([
-  'function decimals() view returns (uint8)',
-  'function description() view returns (string)',
-  'function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)',
-]);
+/** JSON ABI, so that importing it loads no ABI parser: viem's encoders load with the first feed read. */
+export const AGGREGATOR_V3_ABI = [
+  // function decimals() view returns (uint8)
+  { name: 'decimals', type: 'function', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] },
+  // function description() view returns (string)
+  {
+    name: 'description',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [{ type: 'string' }],
+  },
+  // function latestRoundData() view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+  {
+    name: 'latestRoundData',
+    type: 'function',
+    stateMutability: 'view',
+    inputs: [],
+    outputs: [
+      { type: 'uint80', name: 'roundId' },
+      { type: 'int256', name: 'answer' },
+      { type: 'uint256', name: 'startedAt' },
+      { type: 'uint256', name: 'updatedAt' },
+      { type: 'uint80', name: 'answeredInRound' },
+    ],
+  },
+] as const satisfies Abi;
 
 /** Hourly heartbeat plus an hour of grace. */
 export const DEFAULT_MAX_AGE_SECONDS = 7200;
@@ -142,6 +164,7 @@ export function registryFeedReader(registry: Pick<ChainRegistry, 'get'>): FeedRe
         `feed ${feed.address} on ${feed.chain}: the chain has no contracts`,
       );
     }
+    const { decodeFunctionResult, encodeFunctionData } = await viemUtils();
     const data = encodeFunctionData({ abi: AGGREGATOR_V3_ABI, functionName });
     const raw: Hex = await callContract(adapter, { to: feed.address, data });
     try {

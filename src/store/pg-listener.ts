@@ -4,7 +4,7 @@
  * while it was down are lost, so `onConnected` runs after every (re)connection for the caller to look
  * for what it missed.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { describeError } from '../describe-error.ts';
 import type { Logger } from '../logger.ts';
 
@@ -54,7 +54,9 @@ export class PgListener {
 
   async #connect(): Promise<void> {
     const { connectionString, pgSchema, channel, logger } = this.#options;
-    const client = new pg.Client({
+    // Imported here, as the store imports it: only a gateway on Postgres loads the driver.
+    const { Client } = (await import('pg')).default;
+    const client = new Client({
       connectionString,
       // A connection dropped without a word (a firewall, a dead host) is found out within a minute.
       keepAlive: true,

@@ -12,7 +12,6 @@ import {
   SqliteDriver,
   sql,
 } from 'kysely';
-import pg from 'pg';
 import { describeDatabase } from '../config/summary.ts';
 import { describeError } from '../describe-error.ts';
 import type { Migrations } from './migrations/index.ts';
@@ -108,6 +107,8 @@ function withStatementCache(database: SqliteDatabase.Database, limit = 500) {
 }
 
 async function openPostgres(connectionString: string, options: StoreOptions): Promise<Store> {
+  // Imported here: a gateway on SQLite never loads the driver (some 15 MiB).
+  const { default: pg } = await import('pg');
   const { pgSchema } = options;
   if (pgSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) {
     throw new Error(`invalid Postgres schema name ${pgSchema}`);

@@ -92,7 +92,7 @@ describe('nonce reconciler', () => {
       nonces.send(
         { chain: 'ethereum', network: 'mainnet', address: sender.address },
         lostAnswer,
-        async (nonce) => (await adapter.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw,
+        async (nonce) => (await adapter.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw,
       ),
     ).rejects.toThrow();
     expect(await adapter.getBalance(receiver.address)).toBe(0n);
@@ -146,7 +146,7 @@ describe('nonce reconciler', () => {
               throw new Error('killed');
             },
           },
-          async (nonce) => (await adapter.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw,
+          async (nonce) => (await adapter.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw,
         ),
       ).rejects.toThrow();
       const row = await nonceTables()

@@ -40,10 +40,10 @@ export function run(
 }
 
 /** Starts a long-running command in its own process group, so a signal reaches all it started. */
-export function startDetached(command: string, args: string[], env: Record<string, string> = {}) {
+export function startDetached(command: string, args: string[], env: Record<string, string | undefined> = {}) {
   const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
+    env: environment(env),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

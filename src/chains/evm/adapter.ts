@@ -5,7 +5,6 @@
  * failover across the configured endpoints).
  */
 import type { Address, Hex } from 'viem';
-import { encodeFunctionData, isHex } from 'viem/utils';
 import type { NodeEndpointConfig } from '../../config.ts';
 import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
 import type { ChainAdapter } from '../chain-adapter.ts';
@@ -25,6 +24,7 @@ import {
   EvmTokenTransferError,
 } from './errors.ts';
 import { EvmFeeOracle, type EvmFees, type FeeOverrides, quantity } from './fees.ts';
+import { isHex } from './hex.ts';
 import { checksumAddress, type EvmKeyPair, evmKeyFromPrivate, generateEvmKey, isEvmAddress } from './keys.ts';
 import { evmNewHeads } from './new-heads.ts';
 import { classifyRpcError, translateNodeError } from './node-errors.ts';
@@ -39,6 +39,7 @@ import {
   type UnsignedEvmTransaction,
   unsignedTransaction,
 } from './transactions.ts';
+import { viemUtils } from './viem.ts';
 
 /** Raw JSON-RPC objects (blocks, transactions, receipts) exactly as the node sent them. */
 export type RpcObject = Record<string, unknown>;
@@ -293,6 +294,7 @@ export class EvmAdapter implements ChainAdapter {
   ): Promise<UnsignedEvmTransaction> {
     if (typeof units !== 'bigint' || units < 0n)
       throw new EvmInputError('amount must be a whole number of token units');
+    const { encodeFunctionData } = await viemUtils();
     const call = encodeFunctionData({
       abi: ERC20_ABI,
       functionName: 'transfer',
@@ -322,6 +324,7 @@ export class EvmAdapter implements ChainAdapter {
   ): Promise<UnsignedEvmTransaction> {
     if (typeof tokenId !== 'bigint' || tokenId < 0n)
       throw new EvmInputError('tokenId must be a whole number');
+    const { encodeFunctionData } = await viemUtils();
     const call = encodeFunctionData({
       abi: ERC721_ABI,
       functionName: 'safeTransferFrom',
@@ -369,7 +372,7 @@ export class EvmAdapter implements ChainAdapter {
         // Anvil and some clients answer a re-send of a mined transaction with "nonce too low".
         if ((kind === 'nonce_too_low' || kind === 'underpriced') && (await this.#knows(hash))) return hash;
       }
-      throw translateNodeError(error);
+      throw await translateNodeError(error);
     }
   }
 
@@ -427,7 +430,7 @@ export class EvmAdapter implements ChainAdapter {
     try {
       result = await this.#rpc.request('eth_call', [call, 'latest']);
     } catch (error) {
-      const translated = translateNodeError(error);
+      const translated = await translateNodeError(error);
       if (!(translated instanceof EvmRevertError) || translated.reason !== null) throw translated;
       const why = await check.explainRevert().catch(() => null);
       throw new EvmTokenTransferError(call.to, why ?? 'token transfer would revert (no reason given)');
@@ -462,7 +465,7 @@ export class EvmAdapter implements ChainAdapter {
     try {
       return await this.#rpc.request(method, params);
     } catch (error) {
-      throw translateNodeError(error);
+      throw await translateNodeError(error);
     }
   }
 

@@ -3,7 +3,6 @@
  * eth_gasPrice on BSC) merged with whatever the caller fixed. All values are wei, as bigint.
  */
 import type { Hex } from 'viem';
-import { hexToBigInt } from 'viem/utils';
 import type { EvmChainConfig, EvmNetworkConfig } from './chain-file.ts';
 import { EvmInputError, EvmInvalidResponseError } from './errors.ts';
 import { type EvmRpc, JsonRpcError } from './rpc.ts';
@@ -187,5 +186,5 @@ export function quantity(value: unknown, what: string): bigint {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
     throw new EvmInvalidResponseError(`node sent an invalid quantity for ${what}`);
   }
-  return hexToBigInt(value as Hex);
+  return BigInt(value);
 }

@@ -8,7 +8,7 @@
 import type { Hex } from 'viem';
 import { EvmInsufficientFundsError, EvmTokenTransferError } from './errors.ts';
 import { checksumAddress } from './keys.ts';
-import { decodeTransaction } from './transactions.ts';
+import { transactionDecoder } from './transactions.ts';
 import { decodeTransferCall } from './transfer-calls.ts';
 
 /** The most a transaction can take from its sender. */
@@ -45,9 +45,13 @@ export function spendOf(tx: SpendFields): Spend {
   };
 }
 
-/** The spend of a signed transaction as the nonce store keeps it. */
-export function spendOfSigned(raw: Hex): Spend {
-  return spendOf(decodeTransaction(raw));
+/**
+ * The spend of a signed transaction as the nonce store keeps it, read synchronously (inside the store's
+ * transaction) once the decoder this awaits is loaded.
+ */
+export async function signedSpendReader(): Promise<(raw: Hex) => Spend> {
+  const decode = await transactionDecoder();
+  return (raw) => spendOf(decode(raw));
 }
 
 /**

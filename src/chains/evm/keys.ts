@@ -5,7 +5,6 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { Address } from 'viem';
-import { getAddress } from 'viem/utils';
 import type { ChainKeyPair } from '../types.ts';
 import { EvmInputError } from './errors.ts';
 
@@ -36,7 +35,7 @@ export function evmAddressProblem(address: unknown): EvmAddressProblem | null {
   if (typeof address !== 'string' || !ADDRESS.test(address)) return 'format';
   const hex = address.replace(/^0x/, '');
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return null;
-  return getAddress(`0x${hex.toLowerCase()}`).slice(2) === hex ? null : 'checksum';
+  return eip55(hex.toLowerCase()).slice(2) === hex ? null : 'checksum';
 }
 
 /** True for an address `evmAddressProblem` finds nothing wrong with. */
@@ -65,7 +64,18 @@ export function checksumAddress(address: string): Address {
   const problem = evmAddressProblem(address);
   if (problem === 'checksum') throw new EvmInputError(`${address} has an invalid EIP-55 checksum`);
   if (problem !== null) throw new EvmInputError('not an EVM address (0x and 40 hex digits)');
-  return getAddress(`0x${address.replace(/^0x/, '').toLowerCase()}`);
+  return eip55(address.replace(/^0x/, '').toLowerCase());
+}
+
+/** EIP-55: a letter of the address is upper case where the same nibble of its keccak256 is 8 or more. */
+function eip55(lowerHex: string): Address {
+  const hash = bytesToHex(keccak_256(new TextEncoder().encode(lowerHex)));
+  let digits = '';
+  for (let i = 0; i < lowerHex.length; i++) {
+    const digit = lowerHex[i] ?? '';
+    digits += Number.parseInt(hash[i] ?? '0', 16) >= 8 ? digit.toUpperCase() : digit;
+  }
+  return `0x${digits}`;
 }
 
 /** A fresh random key pair (noble draws from the platform CSPRNG). */
@@ -84,7 +94,7 @@ export function evmKeyFromBytes(secret: Uint8Array): EvmKeyPair {
   return {
     privateKey: bytesToHex(secret),
     publicKey: `0x${bytesToHex(publicKey)}`,
-    address: getAddress(`0x${address}`),
+    address: eip55(address),
   };
 }
 

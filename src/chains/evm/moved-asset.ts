@@ -4,10 +4,10 @@
  * from a signed serialized one; the token's decimals come from the caller, which asks the node.
  */
 import type { Address } from 'viem';
-import { isHex } from 'viem/utils';
 import { assetAmount } from '../amount.ts';
 import type { ChainName } from '../types.ts';
 import { evmTransferTypes } from './chains.ts';
+import { isHex } from './hex.ts';
 import { checksumAddress, isEvmAddress } from './keys.ts';
 import { decodeTransaction, recoverSender } from './transactions.ts';
 import { decodeTransferCall } from './transfer-calls.ts';
@@ -69,7 +69,7 @@ export function nodeTransactionFields(tx: Record<string, unknown>): TransactionF
 export async function signedTransactionFields(rawtx: string): Promise<TransactionFields | null> {
   if (!isHex(rawtx)) return null;
   try {
-    const tx = decodeTransaction(rawtx);
+    const tx = await decodeTransaction(rawtx);
     const from = await recoverSender(rawtx);
     return { from, to: optionalAddress(tx.to), value: tx.value ?? 0n, input: tx.data ?? '0x' };
   } catch {

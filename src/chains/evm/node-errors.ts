@@ -3,10 +3,10 @@
  * Bor, Nitro, Erigon, Nethermind, anvil), so the patterns below cover each one's text for the same case.
  */
 import type { Hex } from 'viem';
-import { decodeErrorResult } from 'viem/utils';
 import { KNOWN_ERRORS_ABI } from './abi.ts';
 import { EvmInsufficientFundsError, EvmNodeError, EvmNonceError, EvmRevertError } from './errors.ts';
 import { JsonRpcError } from './rpc.ts';
+import { viemUtils } from './viem.ts';
 
 export type RpcErrorKind =
   | 'insufficient_funds'
@@ -36,9 +36,10 @@ export function classifyRpcError(error: JsonRpcError): RpcErrorKind {
 
 /**
  * The typed error for a node's JSON-RPC error; anything else (transport errors, bugs) is returned as is.
- * Messages stay the node's own text, which is what the API documents for these cases.
+ * Messages stay the node's own text, which is what the API documents for these cases. Asynchronous
+ * because a revert's data is decoded by viem, loaded the first time one is.
  */
-export function translateNodeError(error: unknown): unknown {
+export async function translateNodeError(error: unknown): Promise<unknown> {
   if (!(error instanceof JsonRpcError)) return error;
   const kind = classifyRpcError(error);
   switch (kind) {
@@ -46,7 +47,7 @@ export function translateNodeError(error: unknown): unknown {
       return new EvmInsufficientFundsError(error.message, error.code);
     case 'revert': {
       const data = revertDataOf(error.data);
-      const reason = data === null ? reasonFromMessage(error.message) : decodeRevertReason(data);
+      const reason = data === null ? reasonFromMessage(error.message) : await decodeRevertReason(data);
       return new EvmRevertError(reason, data, error.code);
     }
     case 'nonce_too_low':
@@ -64,8 +65,9 @@ export function translateNodeError(error: unknown): unknown {
  * Human text for revert data: the Error(string) reason, `panic 0x11 (arithmetic overflow)`, a known
  * custom error as `Name(arg, ...)`, or `custom error 0x<selector>`; null for empty data.
  */
-export function decodeRevertReason(data: Hex): string | null {
+export async function decodeRevertReason(data: Hex): Promise<string | null> {
   if (data === '0x' || data.length < 10) return null;
+  const { decodeErrorResult } = await viemUtils();
   try {
     // viem adds Error(string) and Panic(uint256) to the ABI itself; its types do not say so.
     const { errorName, args } = decodeErrorResult({ abi: KNOWN_ERRORS_ABI, data }) as {

@@ -125,7 +125,7 @@ export class NonceManager {
     const k = this.#key(key, node);
     const signNonce = async (n: number) => {
       const signed = await sign(n);
-      if (signedNonce(signed) !== n) {
+      if ((await signedNonce(signed)) !== n) {
         throw new EvmInputError(`the signed transaction does not carry the nonce it was given (${n})`);
       }
       return { hash: transactionHash(signed), raw: signed };
@@ -331,8 +331,8 @@ function droppedReason(refusal: unknown): string {
 }
 
 /** viem leaves `nonce` out when it is 0 (RLP encodes 0 as empty). */
-function signedNonce(raw: Hex): number {
-  return decodeTransaction(raw).nonce ?? 0;
+async function signedNonce(raw: Hex): Promise<number> {
+  return (await decodeTransaction(raw)).nonce ?? 0;
 }
 
 /** The nonce is used, or held in a pool, by another transaction: a fresh nonce fixes it. */

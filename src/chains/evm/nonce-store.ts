@@ -6,7 +6,7 @@
  */
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import type { Hex } from 'viem';
-import { isHex } from 'viem/utils';
+import { isHex } from './hex.ts';
 
 export type NonceDialect = 'sqlite' | 'postgres';
 

@@ -5,7 +5,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
-import { isHex } from 'viem/utils';
 import type { Database } from '../../store/schema.ts';
 import type { Dialect } from '../../store/store.ts';
 import { assetAmount } from '../amount.ts';
@@ -15,7 +14,8 @@ import type { ChainName, Network } from '../types.ts';
 import { EvmAdapter } from './adapter.ts';
 import { evmTransferTypes } from './chains.ts';
 import { tokenDecimals } from './contract-read.ts';
-import { refuseUnaffordable, spendOf, spendOfSigned } from './funds-in-flight.ts';
+import { refuseUnaffordable, signedSpendReader, spendOf } from './funds-in-flight.ts';
+import { isHex } from './hex.ts';
 import { checksumAddress } from './keys.ts';
 import {
   erc20DecimalsOrNull,
@@ -235,7 +235,7 @@ export class EvmSends {
     const sent = await this.nonces.send(
       { chain, network, address: tx.from },
       adapter,
-      async (n) => (await adapter.sign(withTransactionNonce(tx, n), key)).raw,
+      async (n) => (await adapter.sign(await withTransactionNonce(tx, n), key)).raw,
       fundsCheck(adapter, tx),
       intent,
     );
@@ -247,6 +247,7 @@ export class EvmSends {
 export function fundsCheck(adapter: EvmAdapter, tx: UnsignedEvmTransaction): FundsCheck {
   const spend = spendOf(tx);
   return async () => {
+    const spendOfSigned = await signedSpendReader();
     const [coin, token] = await Promise.all([
       adapter.getBalance(tx.from),
       spend.token === null

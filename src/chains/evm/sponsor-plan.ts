@@ -4,11 +4,11 @@
  * block's base fee turns out to be (gas limit × max fee per gas, plus the value of a coin transfer). The
  * quote and the run share it, so the transfer the run sends is the one the quote priced.
  */
-import { isHex } from 'viem/utils';
 import type { SponsoredTransfer } from '../fee-sponsor.ts';
 import type { EvmAdapter, EvmTxOverrides } from './adapter.ts';
 import type { EvmFees } from './fees.ts';
-import { spendOfSigned } from './funds-in-flight.ts';
+import { signedSpendReader } from './funds-in-flight.ts';
+import { isHex } from './hex.ts';
 import type { NonceManager } from './nonce-manager.ts';
 import type { UnsignedEvmTransaction } from './transactions.ts';
 
@@ -86,10 +86,11 @@ export async function spendableCoin(
   address: string,
 ): Promise<bigint> {
   const key = { chain: adapter.chain, network: adapter.network, address };
-  const [latest, balance, pending] = await Promise.all([
+  const [latest, balance, pending, spendOfSigned] = await Promise.all([
     adapter.getTransactionCount(address, 'latest'),
     adapter.getBalance(address),
     nonces.pending(key),
+    signedSpendReader(),
   ]);
   const inFlight = pending.reduce(
     (sum, row) =>

@@ -217,7 +217,7 @@ export class EvmSponsoredRun {
         { chain, network, address: tx.from },
         this.adapter,
         async (nonce) => {
-          raw = (await this.adapter.sign(withTransactionNonce(tx, nonce), key)).raw;
+          raw = (await this.adapter.sign(await withTransactionNonce(tx, nonce), key)).raw;
           return raw;
         },
         fundsCheck(this.adapter, tx),

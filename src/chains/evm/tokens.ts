@@ -3,12 +3,13 @@
  * URI. A contract that has no code, or does not answer like the standard says, is an EvmContractError.
  */
 import type { Abi, Address, Hex } from 'viem';
-import { decodeFunctionResult, encodeFunctionData, getAddress, hexToString, isHex } from 'viem/utils';
 import { ERC20_ABI, ERC721_ABI } from './abi.ts';
 import { EvmContractError, EvmInvalidResponseError, EvmRevertError } from './errors.ts';
+import { bytesOf, isHex } from './hex.ts';
 import { checksumAddress } from './keys.ts';
 import { translateNodeError } from './node-errors.ts';
 import type { EvmRpc } from './rpc.ts';
+import { viemUtils } from './viem.ts';
 
 export interface Erc20Info {
   address: Address;
@@ -62,7 +63,7 @@ export class EvmTokenReader {
 
   async nftOwner(contract: string, tokenId: bigint): Promise<Address> {
     const owner = await this.#read(checksumAddress(contract), ERC721_ABI, 'ownerOf', [tokenId], 'ERC721');
-    return getAddress(owner as Address);
+    return checksumAddress(String(owner));
   }
 
   async nftUri(contract: string, tokenId: bigint): Promise<string> {
@@ -77,6 +78,7 @@ export class EvmTokenReader {
 
   /** name()/symbol(): a string per the standard; early tokens (MKR, SAI) return bytes32 instead. */
   async #text(contract: Address, fn: 'name' | 'symbol'): Promise<string> {
+    const { decodeFunctionResult, encodeFunctionData } = await viemUtils();
     const raw = await this.#call(
       contract,
       encodeFunctionData({ abi: ERC20_ABI, functionName: fn }),
@@ -86,13 +88,14 @@ export class EvmTokenReader {
     try {
       return decodeFunctionResult({ abi: ERC20_ABI, functionName: fn, data: raw }) as string;
     } catch {
-      if (raw.length === 66) return hexToString(raw, { size: 32 }).replace(/\0+$/, '');
+      if (raw.length === 66) return Buffer.from(bytesOf(raw)).toString('utf8').replace(/\0+$/, '');
       const why = raw === '0x' ? 'no contract code at this address' : `${fn}() answer is not a string`;
       throw new EvmContractError(contract, `${contract} is not an ERC20 contract: ${why}`);
     }
   }
 
   async #read(contract: Address, abi: Abi, fn: string, args: unknown[], standard: string): Promise<unknown> {
+    const { decodeFunctionResult, encodeFunctionData } = await viemUtils();
     const data = encodeFunctionData({ abi, functionName: fn, args });
     const raw = await this.#call(contract, data, fn, standard);
     try {
@@ -109,7 +112,7 @@ export class EvmTokenReader {
     try {
       raw = await this.#rpc.request<unknown>('eth_call', [{ to: contract, data }, 'latest']);
     } catch (error) {
-      const translated = translateNodeError(error);
+      const translated = await translateNodeError(error);
       if (translated instanceof EvmRevertError) {
         const reason = translated.reason === null ? '' : `: ${translated.reason}`;
         throw new EvmContractError(contract, `${standard} call ${fn}() reverted on ${contract}${reason}`);

@@ -3,11 +3,11 @@
  * signing. Pure: nothing here talks to a node.
  */
 import type { Address, Hex, TransactionSerializable, TransactionSerialized } from 'viem';
-import { getAddress, keccak256, parseTransaction, serializeTransaction } from 'viem/utils';
 import { EvmInputError } from './errors.ts';
 import type { EvmFees } from './fees.ts';
+import { keccak256 } from './hex.ts';
 import { checksumAddress, evmKeyFromPrivate } from './keys.ts';
-import { viem, viemAccounts } from './viem.ts';
+import { viem, viemAccounts, viemUtils } from './viem.ts';
 
 interface EvmTxCommon {
   chainId: number;
@@ -67,12 +67,13 @@ export type ClientTransaction =
 /** Largest nonce EIP-2681 allows. */
 const MAX_NONCE = 2n ** 64n - 2n;
 
-export function unsignedTransaction(fields: EvmTxFields): UnsignedEvmTransaction {
+export async function unsignedTransaction(fields: EvmTxFields): Promise<UnsignedEvmTransaction> {
+  const { serializeTransaction } = await viemUtils();
   return { ...fields, serialized: serializeTransaction(toSerializable(fields)) };
 }
 
 /** The same transaction with another nonce (the nonce manager assigns it after building). */
-export function withTransactionNonce(tx: EvmTxFields, nonce: number): UnsignedEvmTransaction {
+export async function withTransactionNonce(tx: EvmTxFields, nonce: number): Promise<UnsignedEvmTransaction> {
   const { serialized: _, ...fields } = tx as UnsignedEvmTransaction;
   return unsignedTransaction({ ...fields, nonce: checkNonce(nonce) });
 }
@@ -121,15 +122,17 @@ export function transactionHash(raw: Hex): Hex {
 
 /** The signer of a signed serialized transaction (legacy, EIP-155, 2930 or 1559). */
 export async function recoverSender(raw: Hex): Promise<Address> {
-  if (!isSerializedTransaction(raw)) throw new EvmInputError('not a serialized EVM transaction');
+  if (!isSerializedTransaction(raw, await transactionDecoder())) {
+    throw new EvmInputError('not a serialized EVM transaction');
+  }
   const { recoverTransactionAddress } = await viem();
-  return getAddress(await recoverTransactionAddress({ serializedTransaction: raw }));
+  return checksumAddress(await recoverTransactionAddress({ serializedTransaction: raw }));
 }
 
 /** viem types a legacy serialization with a brand that only a successful parse can confer. */
-function isSerializedTransaction(raw: Hex): raw is TransactionSerialized {
+function isSerializedTransaction(raw: Hex, decode: (raw: Hex) => unknown): raw is TransactionSerialized {
   try {
-    parseTransaction(raw);
+    decode(raw);
     return true;
   } catch {
     return false;
@@ -137,12 +140,23 @@ function isSerializedTransaction(raw: Hex): raw is TransactionSerialized {
 }
 
 /** Decoded fields of a serialized transaction, signed or not. */
-export function decodeTransaction(raw: Hex) {
-  try {
-    return parseTransaction(raw);
-  } catch {
-    throw new EvmInputError('not a serialized EVM transaction');
-  }
+export async function decodeTransaction(raw: Hex) {
+  return (await transactionDecoder())(raw);
+}
+
+/**
+ * `decodeTransaction` for synchronous code (a check inside a store transaction), once viem's decoder is
+ * loaded: callers await this where they are still asynchronous.
+ */
+export async function transactionDecoder() {
+  const { parseTransaction } = await viemUtils();
+  return (raw: Hex) => {
+    try {
+      return parseTransaction(raw);
+    } catch {
+      throw new EvmInputError('not a serialized EVM transaction');
+    }
+  };
 }
 
 export function checkNonce(nonce: number | bigint): number {

@@ -5,7 +5,7 @@
  * here talks to a node.
  */
 import type { Address } from 'viem';
-import { getAddress } from 'viem/utils';
+import { checksumAddress } from './keys.ts';
 
 export type TransferCall =
   | { standard: 'fungible'; to: Address; units: bigint }
@@ -49,5 +49,5 @@ export function isErc20OrNftTransferFrom(input: string): boolean {
 
 /** An ABI-encoded address: the last 20 bytes of its word. */
 function wordAddress(word: string): Address {
-  return getAddress(`0x${word.slice(24)}`);
+  return checksumAddress(word.slice(24));
 }

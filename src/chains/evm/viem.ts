@@ -1,12 +1,14 @@
 import { chainLibrary } from '../chain-library.ts';
 
 /**
- * viem's clients and accounts (local signing, sender recovery, a transport for viem clients), loaded
- * when an EVM transaction is first signed or its sender recovered: the rest of viem's whole index (every
- * chain's definition, the actions, the clients), some 10 MiB, is more than a gateway serving no EVM send
- * needs. The pure helpers the family calls at every step (hex, ABI and transaction encoding) come from
- * `viem/utils`, which holds none of that.
+ * viem, in three parts each loaded the first time it is needed, never at start. `viemUtils` holds the
+ * encoders and decoders (ABI, transactions, revert data), loaded when an EVM transaction or contract call
+ * is first built or decoded (some 20 MiB); `viemAccounts` signs; `viem`'s whole index (every chain's
+ * definition, the actions, the clients, some 10 MiB more) recovers a sender and makes viem transports.
+ * The hex helpers every request needs are the family's own (hex.ts).
  */
-export const viem = chainLibrary('viem', () => import('viem'));
+export const viemUtils = chainLibrary('viem/utils', () => import('viem/utils'));
 
 export const viemAccounts = chainLibrary('viem/accounts', () => import('viem/accounts'));
+
+export const viem = chainLibrary('viem', () => import('viem'));

@@ -3,14 +3,7 @@
  * @solana/kit's typed RPC on the shared NodeClient (timeouts, retries, failover); the watcher reads
  * blocks as the node writes them (block-transfers.ts). Reads and sends use `confirmed` commitment.
  */
-import {
-  address,
-  assertIsSignature,
-  type Base64EncodedWireTransaction,
-  type Blockhash,
-  type Commitment,
-  type Signature,
-} from '@solana/kit';
+import type { Base64EncodedWireTransaction, Blockhash, Commitment, Signature } from '@solana/kit';
 import type { NodeEndpointConfig } from '../../config.ts';
 import { type AdapterConnection, adapterNodeClient, connectionOf } from '../adapter-connection.ts';
 import type { AdapterContext, AdapterFactory } from '../adapter-context.ts';
@@ -23,6 +16,7 @@ import { fromBase64 } from './codec.ts';
 import { SolanaSendRefused } from './errors.ts';
 import { SOLANA_FINALITY } from './finality.ts';
 import { isSolanaAddress } from './keys.ts';
+import { type SolanaKit, solanaKit } from './kit.ts';
 import { SolanaRpc, SolanaRpcError } from './rpc.ts';
 import { solanaSlotNotifications } from './slot-notifications.ts';
 
@@ -81,18 +75,20 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   /** The newest confirmed slot. */
-  getBlockNumber(): Promise<bigint> {
-    return this.rpc.kit.getSlot({ commitment: COMMITMENT }).send();
+  async getBlockNumber(): Promise<bigint> {
+    return (await this.rpc.kit()).getSlot({ commitment: COMMITMENT }).send();
   }
 
   async getBalance(owner: string, commitment: Commitment = COMMITMENT): Promise<bigint> {
-    const { value } = await this.rpc.kit.getBalance(address(owner), { commitment }).send();
+    const { address } = await solanaKit();
+    const { value } = await (await this.rpc.kit()).getBalance(address(owner), { commitment }).send();
     return value;
   }
 
   /** An account's lamports, owner program and data; null when it does not exist. */
   async getAccount(account: string, commitment: Commitment = COMMITMENT): Promise<SolanaAccount | null> {
-    const { value } = await this.rpc.kit
+    const { address } = await solanaKit();
+    const { value } = await (await this.rpc.kit())
       .getAccountInfo(address(account), { commitment, encoding: 'base64' })
       .send();
     if (value === null) return null;
@@ -105,24 +101,27 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   /** The lamports an account of `bytes` data needs to be exempt from rent. */
-  rentExemptMinimum(bytes: number): Promise<bigint> {
-    return this.rpc.kit.getMinimumBalanceForRentExemption(BigInt(bytes), { commitment: COMMITMENT }).send();
+  async rentExemptMinimum(bytes: number): Promise<bigint> {
+    const rpc = await this.rpc.kit();
+    return rpc.getMinimumBalanceForRentExemption(BigInt(bytes), { commitment: COMMITMENT }).send();
   }
 
   async latestBlockhash(): Promise<Readonly<{ blockhash: Blockhash; lastValidBlockHeight: bigint }>> {
-    const { value } = await this.rpc.kit.getLatestBlockhash({ commitment: COMMITMENT }).send();
+    const { value } = await (await this.rpc.kit()).getLatestBlockhash({ commitment: COMMITMENT }).send();
     return value;
   }
 
   /** The prioritization fees (micro-lamports per compute unit) paid lately by transactions writing `accounts`. */
   async recentPriorityFees(accounts: string[]): Promise<bigint[]> {
-    const fees = await this.rpc.kit.getRecentPrioritizationFees(accounts.map((a) => address(a))).send();
+    const { address } = await solanaKit();
+    const rpc = await this.rpc.kit();
+    const fees = await rpc.getRecentPrioritizationFees(accounts.map((a) => address(a))).send();
     return fees.map((fee) => fee.prioritizationFee);
   }
 
   /** Compute units a transaction would use, simulated without its signatures; null when it would fail. */
   async computeUnits(wire: Base64EncodedWireTransaction): Promise<{ units: bigint | null; error: unknown }> {
-    const { value } = await this.rpc.kit
+    const { value } = await (await this.rpc.kit())
       .simulateTransaction(wire, { encoding: 'base64', sigVerify: false, commitment: COMMITMENT })
       .send();
     return { units: value.err === null ? (value.unitsConsumed ?? null) : null, error: value.err };
@@ -157,21 +156,24 @@ export class SolanaAdapter implements ChainAdapter {
 
   /** The status of a transaction; null when the node does not know it. */
   async signatureStatus(signature: string) {
-    const { value } = await this.rpc.kit
-      .getSignatureStatuses([signatureOf(signature)], { searchTransactionHistory: true })
+    const kit = await solanaKit();
+    const { value } = await (await this.rpc.kit())
+      .getSignatureStatuses([signatureOf(kit, signature)], { searchTransactionHistory: true })
       .send();
     return value[0] ?? null;
   }
 
   /** How far each of these transactions got (failed ones included); null for one in no block yet. */
   async confirmations(signatures: string[]): Promise<(Commitment | null)[]> {
-    const { value } = await this.rpc.kit.getSignatureStatuses(signatures.map(signatureOf)).send();
+    const kit = await solanaKit();
+    const rpc = await this.rpc.kit();
+    const { value } = await rpc.getSignatureStatuses(signatures.map((text) => signatureOf(kit, text))).send();
     return signatures.map((_, i) => value[i]?.confirmationStatus ?? null);
   }
 
   /** The height of the newest `confirmed` block, which blockhash lifetimes count in. */
-  blockHeight(): Promise<bigint> {
-    return this.rpc.kit.getBlockHeight({ commitment: COMMITMENT }).send();
+  async blockHeight(): Promise<bigint> {
+    return (await this.rpc.kit()).getBlockHeight({ commitment: COMMITMENT }).send();
   }
 
   /**
@@ -220,8 +222,8 @@ export class SolanaAdapter implements ChainAdapter {
 }
 
 /** A signature as kit types it; the route's pattern already let only base58 of that length through. */
-function signatureOf(text: string): Signature {
-  assertIsSignature(text);
+function signatureOf(kit: SolanaKit, text: string): Signature {
+  kit.assertIsSignature(text);
   return text;
 }
 

@@ -12,9 +12,10 @@
  * Amounts are u64s: balances must arrive as exact integers (numbers within 2^53, or bigints from
  * json/lossless-parse.ts); a rounded one is refused rather than turned into a wrong residual.
  */
-import { getBase58Encoder } from '@solana/kit';
+
 import type { FollowedBlock } from '../follower.ts';
 import type { Network, TransferEvent } from '../types.ts';
+import { fromBase58 } from './codec.ts';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from './token-accounts.ts';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
@@ -411,7 +412,6 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const base58 = getBase58Encoder();
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /** Reads the node's JSON, naming the slot and the field in what it throws. */
@@ -475,10 +475,9 @@ class Reader {
   }
 
   base58(text: string, where: string): Uint8Array {
-    try {
-      return new Uint8Array(base58.encode(text));
-    } catch {
-      throw this.fail(`${where} data is not base58`);
-    }
+    // Empty instruction data is written as the empty string, which is base58 of no bytes.
+    const bytes = text === '' ? new Uint8Array(0) : fromBase58(text);
+    if (bytes === null) throw this.fail(`${where} data is not base58`);
+    return bytes;
   }
 }

@@ -6,7 +6,8 @@
  * sends differ whichever process or gateway instance builds them, with nothing shared between them.
  */
 import { randomBytes } from 'node:crypto';
-import { address, type Instruction } from '@solana/kit';
+import type { Instruction } from '@solana/kit';
+import { solanaKit } from './kit.ts';
 
 /** SPL Memo (v2), deployed at this address on mainnet-beta, devnet and testnet alike. */
 export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
@@ -16,7 +17,8 @@ export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
  * about 300 compute units, which a priority fee prices like the rest of the transaction. It goes after the
  * transfer: a receiver's token account that requires a memo before incoming transfers is not satisfied by it.
  */
-export function distinctMemo(): Instruction {
+export async function distinctMemo(): Promise<Instruction> {
+  const { address } = await solanaKit();
   return {
     programAddress: address(MEMO_PROGRAM),
     data: new TextEncoder().encode(randomBytes(8).toString('hex')),

@@ -4,15 +4,6 @@
  * sponsor pays its rent) and moves the SOL or SPL tokens; the owner needs no SOL. Nothing is lent, so
  * nothing is taken back.
  */
-import {
-  address,
-  createKeyPairFromPrivateKeyBytes,
-  getAddressFromPublicKey,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  signTransaction,
-} from '@solana/kit';
-import { findAssociatedTokenPda } from '@solana-program/token';
 import { invalidField } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
 import {
@@ -28,6 +19,7 @@ import type { ChainRegistry } from '../registry.ts';
 import type { ChainName, Network } from '../types.ts';
 import { LAMPORTS_DECIMALS, SolanaAdapter } from './adapter.ts';
 import { distinctMemo } from './distinct-memo.ts';
+import { type SolanaKit, solanaKit, tokenInstructions } from './kit.ts';
 import { addressField, amountOf, solReceiverField } from './request-fields.ts';
 import { errorText } from './settling.ts';
 import {
@@ -87,7 +79,7 @@ export class SolanaFeeSponsor implements FeeSponsor {
     transfer: SponsoredTransfer,
     sponsor: string,
   ): Promise<SponsorQuote> {
-    const plan = await sponsoredPlan(this.adapter(network), transfer, sponsor, [distinctMemo()]);
+    const plan = await sponsoredPlan(this.adapter(network), transfer, sponsor, [await distinctMemo()]);
     // A SOL sweep that pays its own fee costs the sponsor nothing.
     const sponsored = plan.feePayer === sponsor;
     const fee = sponsored ? plan.fee : 0n;
@@ -142,7 +134,11 @@ export class SolanaFeeSponsor implements FeeSponsor {
   ): Promise<bigint> {
     const adapter = this.adapter(network);
     if (contract === null) return adapter.getBalance(owner);
-    const { mint } = await readMint(adapter, contract, 422);
+    const [{ mint }, { address }, { findAssociatedTokenPda }] = await Promise.all([
+      readMint(adapter, contract, 422),
+      solanaKit(),
+      tokenInstructions(),
+    ]);
     const [ata] = await findAssociatedTokenPda({
       owner: address(owner),
       mint: address(contract),
@@ -171,19 +167,19 @@ export class SolanaFeeSponsor implements FeeSponsor {
   /** A new transaction for the run, signed by its fee payer and the owner. */
   private async signed(adapter: SolanaAdapter, run: SponsoredRun): Promise<NotedTransaction> {
     const { transfer, sponsor, owner } = run;
-    const plan = await sponsoredPlan(adapter, transfer, sponsor.address, [distinctMemo()]);
+    const plan = await sponsoredPlan(adapter, transfer, sponsor.address, [await distinctMemo()]);
     const cost = (plan.feePayer === sponsor.address ? plan.fee : 0n) + plan.rent;
     if (cost > run.maxCost) throw costsMoreThanReserved(cost, run.maxCost);
-    const lifetime = await adapter.latestBlockhash();
-    const ownerKeys = await keyPairOf(owner);
-    if ((await getAddressFromPublicKey(ownerKeys.publicKey)) !== transfer.from) {
+    const [kit, lifetime] = await Promise.all([solanaKit(), adapter.latestBlockhash()]);
+    const ownerKeys = await keyPairOf(kit, owner);
+    if ((await kit.getAddressFromPublicKey(ownerKeys.publicKey)) !== transfer.from) {
       throw new SponsorshipRefused(`the owner's key is not the key of ${transfer.from}`);
     }
-    const keys = plan.feePayer === sponsor.address ? [await keyPairOf(sponsor), ownerKeys] : [ownerKeys];
-    const signed = await signTransaction(keys, compiledPlan(plan, lifetime));
+    const keys = plan.feePayer === sponsor.address ? [await keyPairOf(kit, sponsor), ownerKeys] : [ownerKeys];
+    const signed = await kit.signTransaction(keys, compiledPlan(kit, plan, lifetime));
     return {
-      signature: getSignatureFromTransaction(signed),
-      wire: getBase64EncodedWireTransaction(signed),
+      signature: kit.getSignatureFromTransaction(signed),
+      wire: kit.getBase64EncodedWireTransaction(signed),
       lastValidBlockHeight: lifetime.lastValidBlockHeight,
     };
   }
@@ -210,8 +206,8 @@ export class SolanaFeeSponsor implements FeeSponsor {
   }
 }
 
-function keyPairOf(holder: KeyHolder) {
-  return createKeyPairFromPrivateKeyBytes(Buffer.from(holder.privateKey, 'hex'));
+function keyPairOf(kit: SolanaKit, holder: KeyHolder) {
+  return kit.createKeyPairFromPrivateKeyBytes(Buffer.from(holder.privateKey, 'hex'));
 }
 
 /** Base units as a sponsored transfer keeps them; nothing to move is no transfer. */

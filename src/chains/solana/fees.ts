@@ -3,7 +3,8 @@
  * is busy (compute-unit price × compute-unit limit, in micro-lamports). The price is what transactions
  * writing the same accounts paid lately; none is added while they paid nothing.
  */
-import { address, type Instruction } from '@solana/kit';
+import type { Instruction } from '@solana/kit';
+import type { SolanaKit } from './kit.ts';
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
@@ -41,14 +42,14 @@ export function transactionFee(signatures: number, priority: PriorityFee | null)
 }
 
 /** SetComputeUnitLimit and SetComputeUnitPrice, as the Compute Budget program reads them. */
-export function computeBudgetInstructions(priority: PriorityFee): Instruction[] {
+export function computeBudgetInstructions(kit: SolanaKit, priority: PriorityFee): Instruction[] {
   const limit = new Uint8Array(5);
   limit[0] = 2;
   new DataView(limit.buffer).setUint32(1, Number(priority.limit), true);
   const price = new Uint8Array(9);
   price[0] = 3;
   new DataView(price.buffer).setBigUint64(1, priority.price, true);
-  const programAddress = address(COMPUTE_BUDGET_PROGRAM);
+  const programAddress = kit.address(COMPUTE_BUDGET_PROGRAM);
   return [
     { programAddress, data: limit },
     { programAddress, data: price },

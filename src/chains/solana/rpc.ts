@@ -1,11 +1,13 @@
 /**
  * Solana JSON-RPC over the shared NodeClient, so every call gets its timeout, jittered retries and
- * failover: `kit` is @solana/kit's typed RPC on that transport; `raw` answers a method's result as the
+ * failover: `kit()` is @solana/kit's typed RPC on that transport, made when first asked for (kit.ts);
+ * `raw` answers a method's result as the
  * node wrote it (integers beyond 2^53 as bigint), for the block reads the watcher decodes itself.
  */
-import { createSolanaRpcFromTransport, type Rpc, type RpcTransport, type SolanaRpcApi } from '@solana/kit';
+import type { Rpc, RpcTransport, SolanaRpcApi } from '@solana/kit';
 import { parseJsonWithBigInts } from '../../json/lossless-parse.ts';
 import { type NodeClient, NodeError, NodeHttpError } from '../node-client.ts';
+import { solanaKit } from './kit.ts';
 
 /** The node answered with a JSON-RPC error object (a 502 to the caller unless a family route words it). */
 export class SolanaRpcError extends NodeError {
@@ -23,15 +25,21 @@ export class SolanaRpcError extends NodeError {
 }
 
 export class SolanaRpc {
-  readonly kit: Rpc<SolanaRpcApi>;
+  #kit: Promise<Rpc<SolanaRpcApi>> | undefined;
   #nextId = 1;
 
-  constructor(private readonly client: NodeClient) {
-    // An error answer is thrown here as the gateway's node error, so kit's own error type never reaches
-    // the routes. The result's type is the method's, as kit declares it.
-    const transport: RpcTransport = async <T>(config: { payload: unknown; signal?: AbortSignal }) =>
-      this.#checked(methodOf(config.payload), await this.#answer(config.payload, config.signal)) as T;
-    this.kit = createSolanaRpcFromTransport(transport);
+  constructor(private readonly client: NodeClient) {}
+
+  /** @solana/kit's typed RPC on this node's transport. */
+  kit(): Promise<Rpc<SolanaRpcApi>> {
+    this.#kit ??= solanaKit().then(({ createSolanaRpcFromTransport }) => {
+      // An error answer is thrown here as the gateway's node error, so kit's own error type never reaches
+      // the routes. The result's type is the method's, as kit declares it.
+      const transport: RpcTransport = async <T>(config: { payload: unknown; signal?: AbortSignal }) =>
+        this.#checked(methodOf(config.payload), await this.#answer(config.payload, config.signal)) as T;
+      return createSolanaRpcFromTransport(transport);
+    });
+    return this.#kit;
   }
 
   /** One call's result, exact; throws SolanaRpcError when the node answered an error. */

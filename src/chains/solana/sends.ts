@@ -4,28 +4,7 @@
  * @solana/kit, signed with the stored or given key and sent; the unsigned builds; the broadcasts of
  * transactions signed elsewhere.
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  compileTransaction,
-  createKeyPairFromPrivateKeyBytes,
-  createNoopSigner,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  getSignatureFromTransaction,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransaction,
-  type Transaction,
-} from '@solana/kit';
-import { getTransferSolInstruction } from '@solana-program/system';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-} from '@solana-program/token';
+import type { Instruction, setTransactionMessageLifetimeUsingBlockhash, Transaction } from '@solana/kit';
 import { ApiError, invalidField } from '../../errors.ts';
 import { assetAmount, formatAmount } from '../amount.ts';
 import type { ChainRegistry } from '../registry.ts';
@@ -40,6 +19,7 @@ import {
   transactionFee,
   unitLimit,
 } from './fees.ts';
+import { type SolanaKit, solanaKit, systemInstructions, tokenInstructions } from './kit.ts';
 import { addressField, amountOf, solReceiverField } from './request-fields.ts';
 import { SendsInFlight, type Spend } from './sends-in-flight.ts';
 import { readSignedTransaction } from './signed-transaction.ts';
@@ -136,6 +116,7 @@ export class SolanaSends {
             [],
           );
     const { transaction, lifetime } = await compiled(adapter, plan);
+    const { getBase64EncodedWireTransaction } = await solanaKit();
     return {
       unsigned: getBase64EncodedWireTransaction(transaction),
       fee: sol(plan.fee),
@@ -152,9 +133,9 @@ export class SolanaSends {
   }
 
   /** A transaction signed elsewhere (base64 wire form), read before it is sent. */
-  broadcast(network: Network, rawtx: string): SignedBroadcast {
+  async broadcast(network: Network, rawtx: string): Promise<SignedBroadcast> {
     const adapter = this.adapter(network);
-    const signed = readSignedTransaction(rawtx);
+    const signed = await readSignedTransaction(rawtx);
     return {
       txid: signed.signature,
       record: async () => {
@@ -189,22 +170,23 @@ export class SolanaSends {
       record,
       build: async (): Promise<BuiltSend> => {
         // The memo keeps two equal sends two transactions (distinct-memo.ts).
-        const checked = await plan(adapter, [distinctMemo()]);
+        const checked = await plan(adapter, [await distinctMemo()]);
         Object.assign(record, { amount: checked.record.amount });
         const { transaction, lifetime } = await compiled(adapter, checked);
         return {
           txid: null,
           send: async (privateKey, intent) => {
-            const keys = await createKeyPairFromPrivateKeyBytes(Buffer.from(privateKey, 'hex'));
-            const signed = await signTransaction([keys], transaction);
+            const kit = await solanaKit();
+            const keys = await kit.createKeyPairFromPrivateKeyBytes(Buffer.from(privateKey, 'hex'));
+            const signed = await kit.signTransaction([keys], transaction);
             const txid = await this.#inFlight.send(
               adapter,
               from,
               checked.spend,
               lifetime.lastValidBlockHeight,
               async () => {
-                await intent(getSignatureFromTransaction(signed));
-                return adapter.sendTransaction(getBase64EncodedWireTransaction(signed));
+                await intent(kit.getSignatureFromTransaction(signed));
+                return adapter.sendTransaction(kit.getBase64EncodedWireTransaction(signed));
               },
             );
             return { txid, data: { txid, fee: sol(checked.fee) } };
@@ -223,6 +205,10 @@ async function solPlan(
   lamports: bigint,
   tail: Instruction[],
 ): Promise<TransferPlan> {
+  const [{ address, createNoopSigner }, { getTransferSolInstruction }] = await Promise.all([
+    solanaKit(),
+    systemInstructions(),
+  ]);
   const instructions = [
     getTransferSolInstruction({
       source: createNoopSigner(address(from)),
@@ -264,7 +250,16 @@ async function splPlan(
   amount: unknown,
   tail: Instruction[],
 ): Promise<TransferPlan> {
-  const { mint } = await readMint(adapter, mintAddress, 422);
+  const [{ mint }, { address, createNoopSigner }, spl] = await Promise.all([
+    readMint(adapter, mintAddress, 422),
+    solanaKit(),
+    tokenInstructions(),
+  ]);
+  const {
+    findAssociatedTokenPda,
+    getCreateAssociatedTokenIdempotentInstruction,
+    getTransferCheckedInstruction,
+  } = spl;
   const units = amountOf(amount, mint.decimals);
   const tokenProgram = address(mint.program);
   const [[source], [destination]] = await Promise.all([
@@ -352,14 +347,15 @@ async function withFee(
 ): Promise<PricedInstructions> {
   const price = priorityPrice(await adapter.recentPriorityFees(writable));
   if (price === 0n) return { from, instructions, priority: null, fee: transactionFee(1, null), record };
+  const kit = await solanaKit();
   const { blockhash, lastValidBlockHeight } = await adapter.latestBlockhash();
-  const trial = compileTransaction(message(from, { blockhash, lastValidBlockHeight }, instructions));
-  const simulated = await adapter.computeUnits(getBase64EncodedWireTransaction(trial));
+  const trial = kit.compileTransaction(message(kit, from, { blockhash, lastValidBlockHeight }, instructions));
+  const simulated = await adapter.computeUnits(kit.getBase64EncodedWireTransaction(trial));
   // A transaction that would fail is refused by the checks after this one, or by the node's preflight.
   const priority = { price, limit: unitLimit(simulated.units ?? 200_000n) };
   return {
     from,
-    instructions: [...computeBudgetInstructions(priority), ...instructions],
+    instructions: [...computeBudgetInstructions(kit, priority), ...instructions],
     priority,
     fee: transactionFee(1, priority),
     record,
@@ -388,21 +384,24 @@ function assertCanPay(from: string, balance: bigint, spent: bigint, fee: bigint,
 }
 
 function message(
+  kit: SolanaKit,
   from: string,
   lifetime: Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
   instructions: Instruction[],
 ) {
-  return pipe(
-    createTransactionMessage({ version: 'legacy' }),
-    (m) => setTransactionMessageFeePayer(address(from), m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
+  return kit.pipe(
+    kit.createTransactionMessage({ version: 'legacy' }),
+    (m) => kit.setTransactionMessageFeePayer(kit.address(from), m),
+    (m) => kit.setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => kit.appendTransactionMessageInstructions(instructions, m),
   );
 }
 
 /** The plan compiled on a fresh blockhash, its signature slot empty. */
 async function compiled(adapter: SolanaAdapter, plan: PricedInstructions) {
-  const lifetime = await adapter.latestBlockhash();
-  const transaction: Transaction = compileTransaction(message(plan.from, lifetime, plan.instructions));
+  const [kit, lifetime] = await Promise.all([solanaKit(), adapter.latestBlockhash()]);
+  const transaction: Transaction = kit.compileTransaction(
+    message(kit, plan.from, lifetime, plan.instructions),
+  );
   return { transaction, lifetime };
 }

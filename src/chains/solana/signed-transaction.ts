@@ -2,13 +2,7 @@
  * A transaction signed outside the gateway, read before it is broadcast: its signature (the txid) and
  * what the history records of it (a SOL transfer, an SPL TransferChecked, or `raw`).
  */
-import {
-  type Base64EncodedWireTransaction,
-  getBase64EncodedWireTransaction,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-} from '@solana/kit';
-import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import type { Base64EncodedWireTransaction, Transaction } from '@solana/kit';
 import { invalidField } from '../../errors.ts';
 import { assetAmount } from '../amount.ts';
 import type { SendRecord } from '../send-contract.ts';
@@ -16,10 +10,9 @@ import { LAMPORTS_DECIMALS } from './adapter.ts';
 import { SYSTEM_PROGRAM } from './block-transfers.ts';
 import { fromBase64, toBase58 } from './codec.ts';
 import { COMPUTE_BUDGET_PROGRAM } from './fees.ts';
+import { solanaKit, tokenInstructions } from './kit.ts';
 import { TOKEN_PROGRAMS } from './token-accounts.ts';
 
-// The program's own address, from the library that builds its instructions (a hand-typed one was wrong).
-const ASSOCIATED_TOKEN_PROGRAM: string = ASSOCIATED_TOKEN_PROGRAM_ADDRESS;
 const SYSTEM_TRANSFER = 2;
 const TOKEN_TRANSFER_CHECKED = 12;
 
@@ -41,10 +34,13 @@ interface ReadInstruction {
 }
 
 /** Reads `rawtx` (base64 wire form); a 422 field error when it is not a signed transaction. */
-export function readSignedTransaction(rawtx: string): SignedSolanaTransaction {
+export async function readSignedTransaction(rawtx: string): Promise<SignedSolanaTransaction> {
   const bytes = fromBase64(rawtx.trim());
   if (bytes === null) throw invalidField('rawtx', 'The rawtx field must be a transaction in base64.');
-  let transaction: ReturnType<ReturnType<typeof getTransactionDecoder>['decode']>;
+  const [kit, { ASSOCIATED_TOKEN_PROGRAM_ADDRESS }] = await Promise.all([solanaKit(), tokenInstructions()]);
+  const { getBase64EncodedWireTransaction, getCompiledTransactionMessageDecoder, getTransactionDecoder } =
+    kit;
+  let transaction: Transaction;
   let instructions: ReadInstruction[];
   let feePayer: string;
   try {
@@ -66,7 +62,12 @@ export function readSignedTransaction(rawtx: string): SignedSolanaTransaction {
   if (!feePayerSignature || feePayerSignature.every((byte) => byte === 0)) {
     throw invalidField('rawtx', 'The transaction is not signed by its fee payer.');
   }
-  const { record, receivingTokenAccount } = recordOf(feePayer, instructions);
+  // The program's own address, from the library that builds its instructions (a hand-typed one was wrong).
+  const { record, receivingTokenAccount } = recordOf(
+    feePayer,
+    instructions,
+    ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+  );
   return {
     signature: toBase58(feePayerSignature),
     wire: getBase64EncodedWireTransaction(transaction),
@@ -79,9 +80,10 @@ export function readSignedTransaction(rawtx: string): SignedSolanaTransaction {
 function recordOf(
   feePayer: string,
   instructions: ReadInstruction[],
+  associatedTokenProgram: string,
 ): { record: SendRecord; receivingTokenAccount: string | null } {
   const moving = instructions.filter(
-    (ix) => ix.program !== COMPUTE_BUDGET_PROGRAM && ix.program !== ASSOCIATED_TOKEN_PROGRAM,
+    (ix) => ix.program !== COMPUTE_BUDGET_PROGRAM && ix.program !== associatedTokenProgram,
   );
   const first = moving[0];
   const view = first ? new DataView(first.data.buffer, first.data.byteOffset, first.data.byteLength) : null;
@@ -112,7 +114,7 @@ function recordOf(
     const [, mint, destination, authority] = first.accounts;
     // The receiver's wallet, when the same transaction opens its token account; else the token account.
     const opening = instructions.find(
-      (ix) => ix.program === ASSOCIATED_TOKEN_PROGRAM && ix.accounts[1] === destination,
+      (ix) => ix.program === associatedTokenProgram && ix.accounts[1] === destination,
     );
     return {
       record: {

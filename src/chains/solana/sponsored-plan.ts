@@ -5,25 +5,7 @@
  * known before it is sent: two signatures (the sponsor's and the owner's), the priority fee the family's
  * sends add while the accounts it writes pay one, and the rent of the account it opens.
  */
-import {
-  address,
-  appendTransactionMessageInstructions,
-  compileTransaction,
-  createNoopSigner,
-  createTransactionMessage,
-  getBase64EncodedWireTransaction,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayer,
-  setTransactionMessageLifetimeUsingBlockhash,
-  type Transaction,
-} from '@solana/kit';
-import { getTransferSolInstruction } from '@solana-program/system';
-import {
-  findAssociatedTokenPda,
-  getCreateAssociatedTokenIdempotentInstruction,
-  getTransferCheckedInstruction,
-} from '@solana-program/token';
+import type { Instruction, setTransactionMessageLifetimeUsingBlockhash, Transaction } from '@solana/kit';
 import { ApiError, invalidField } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
 import type { SponsoredTransfer } from '../fee-sponsor.ts';
@@ -35,6 +17,7 @@ import {
   transactionFee,
   unitLimit,
 } from './fees.ts';
+import { type SolanaKit, solanaKit, systemInstructions, tokenInstructions } from './kit.ts';
 import {
   decodeTokenAccount,
   TOKEN_2022_ACCOUNT_BYTES,
@@ -75,20 +58,28 @@ export async function sponsoredPlan(
   sponsor: string,
   tail: Instruction[],
 ): Promise<SponsoredPlan> {
+  const kit = await solanaKit();
   if (transfer.contract === null) {
-    const { instructions, selfPaid } = await solTransfer(adapter, transfer);
+    const { instructions, selfPaid } = await solTransfer(kit, adapter, transfer);
     if (selfPaid !== undefined) {
       return {
         feePayer: transfer.from,
-        instructions: withBudget(selfPaid, [...instructions, ...tail]),
+        instructions: withBudget(kit, selfPaid, [...instructions, ...tail]),
         fee: transactionFee(1, selfPaid),
         rent: 0n,
       };
     }
-    return withSponsorFee(adapter, sponsor, [transfer.from, transfer.to], [...instructions, ...tail], 0n);
+    const all = [...instructions, ...tail];
+    return withSponsorFee(kit, adapter, sponsor, [transfer.from, transfer.to], all, 0n);
   }
-  const { writable, instructions, rent } = await splTransfer(adapter, transfer, transfer.contract, sponsor);
-  return withSponsorFee(adapter, sponsor, writable, [...instructions, ...tail], rent);
+  const { writable, instructions, rent } = await splTransfer(
+    kit,
+    adapter,
+    transfer,
+    transfer.contract,
+    sponsor,
+  );
+  return withSponsorFee(kit, adapter, sponsor, writable, [...instructions, ...tail], rent);
 }
 
 /**
@@ -106,30 +97,36 @@ export async function selfPaidSolFee(
 
 /** The plan compiled on `lifetime`, its signature slots empty. */
 export function compiledPlan(
+  kit: SolanaKit,
   plan: SponsoredPlan,
   lifetime: Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
 ): Transaction {
-  return compileTransaction(message(plan.feePayer, lifetime, plan.instructions));
+  return kit.compileTransaction(message(kit, plan.feePayer, lifetime, plan.instructions));
 }
 
 async function withSponsorFee(
+  kit: SolanaKit,
   adapter: SolanaAdapter,
   sponsor: string,
   writable: string[],
   instructions: Instruction[],
   rent: bigint,
 ): Promise<SponsoredPlan> {
-  const priority = await priorityFor(adapter, sponsor, [sponsor, ...writable], instructions);
+  const priority = await priorityFor(kit, adapter, sponsor, [sponsor, ...writable], instructions);
   return {
     feePayer: sponsor,
-    instructions: withBudget(priority, instructions),
+    instructions: withBudget(kit, priority, instructions),
     fee: transactionFee(SPONSORED_SIGNATURES, priority),
     rent,
   };
 }
 
-function withBudget(priority: PriorityFee | null, instructions: Instruction[]): Instruction[] {
-  return priority === null ? instructions : [...computeBudgetInstructions(priority), ...instructions];
+function withBudget(
+  kit: SolanaKit,
+  priority: PriorityFee | null,
+  instructions: Instruction[],
+): Instruction[] {
+  return priority === null ? instructions : [...computeBudgetInstructions(kit, priority), ...instructions];
 }
 
 interface TokenInstructions {
@@ -145,14 +142,16 @@ interface TokenInstructions {
  * it, and ends with nothing.
  */
 async function solTransfer(
+  { address, createNoopSigner }: SolanaKit,
   adapter: SolanaAdapter,
   transfer: SponsoredTransfer,
 ): Promise<{ instructions: Instruction[]; selfPaid?: PriorityFee | null }> {
   const lamports = BigInt(transfer.units);
-  const [balance, receiver, rentMinimum] = await Promise.all([
+  const [balance, receiver, rentMinimum, { getTransferSolInstruction }] = await Promise.all([
     adapter.getBalance(transfer.from),
     adapter.getAccount(transfer.to),
     adapter.rentExemptMinimum(0),
+    systemInstructions(),
   ]);
   if (balance < lamports) {
     throw new ApiError(
@@ -184,12 +183,18 @@ async function solTransfer(
 }
 
 async function splTransfer(
+  { address, createNoopSigner }: SolanaKit,
   adapter: SolanaAdapter,
   transfer: SponsoredTransfer,
   mintAddress: string,
   sponsor: string,
 ): Promise<TokenInstructions> {
-  const { mint } = await readMint(adapter, mintAddress, 422);
+  const [{ mint }, spl] = await Promise.all([readMint(adapter, mintAddress, 422), tokenInstructions()]);
+  const {
+    findAssociatedTokenPda,
+    getCreateAssociatedTokenIdempotentInstruction,
+    getTransferCheckedInstruction,
+  } = spl;
   const units = BigInt(transfer.units);
   const tokenProgram = address(mint.program);
   const mintKey = address(mintAddress);
@@ -250,6 +255,7 @@ async function splTransfer(
  * else the recent price for the compute units a simulation measured.
  */
 async function priorityFor(
+  kit: SolanaKit,
   adapter: SolanaAdapter,
   sponsor: string,
   writable: string[],
@@ -259,20 +265,21 @@ async function priorityFor(
   if (price === 0n) return null;
   const lifetime = await adapter.latestBlockhash();
   // Simulated unsigned (signatures are not verified), with the sponsor as fee payer, as it will be sent.
-  const trial = compileTransaction(message(sponsor, lifetime, instructions));
-  const simulated = await adapter.computeUnits(getBase64EncodedWireTransaction(trial));
+  const trial = kit.compileTransaction(message(kit, sponsor, lifetime, instructions));
+  const simulated = await adapter.computeUnits(kit.getBase64EncodedWireTransaction(trial));
   return { price, limit: unitLimit(simulated.units ?? 200_000n) };
 }
 
 function message(
+  kit: SolanaKit,
   feePayer: string,
   lifetime: Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0],
   instructions: Instruction[],
 ) {
-  return pipe(
-    createTransactionMessage({ version: 'legacy' }),
-    (m) => setTransactionMessageFeePayer(address(feePayer), m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
-    (m) => appendTransactionMessageInstructions(instructions, m),
+  return kit.pipe(
+    kit.createTransactionMessage({ version: 'legacy' }),
+    (m) => kit.setTransactionMessageFeePayer(kit.address(feePayer), m),
+    (m) => kit.setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+    (m) => kit.appendTransactionMessageInstructions(instructions, m),
   );
 }

@@ -2,8 +2,8 @@
  * A token's name, symbol and URI, where the chain holds them: Token-2022's metadata extension inside
  * the mint, or else the Metaplex Token Metadata account of the mint (the form most SPL tokens use).
  */
-import { address, getAddressEncoder, getProgramDerivedAddress } from '@solana/kit';
 import type { SolanaAdapter } from './adapter.ts';
+import { solanaKit } from './kit.ts';
 import { TOKEN_ACCOUNT_BYTES } from './token-accounts.ts';
 
 export const METAPLEX_METADATA_PROGRAM = 'metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s';
@@ -75,6 +75,7 @@ export async function readTokenMetadata(
 ): Promise<TokenMetadata | null> {
   const inMint = token2022Metadata(mintData);
   if (inMint !== null) return inMint;
+  const { address, getAddressEncoder, getProgramDerivedAddress } = await solanaKit();
   const program = address(METAPLEX_METADATA_PROGRAM);
   const encoder = getAddressEncoder();
   const [pda] = await getProgramDerivedAddress({

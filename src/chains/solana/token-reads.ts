@@ -1,10 +1,10 @@
 /** Solana's token reads: a mint's description and an owner's balance of it. */
-import { address } from '@solana/kit';
 import { ApiError } from '../../errors.ts';
 import { assetAmount } from '../amount.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { Network } from '../types.ts';
 import { SolanaAdapter } from './adapter.ts';
+import { solanaKit } from './kit.ts';
 import { addressField } from './request-fields.ts';
 import { decodeMint, decodeTokenAccount, type Mint, TOKEN_2022_PROGRAM } from './token-accounts.ts';
 import { readTokenMetadata } from './token-metadata.ts';
@@ -38,7 +38,8 @@ export class SolanaTokenReads {
     addressField('mint', mintAddress);
     const adapter = this.adapter(network);
     const { mint } = await readMint(adapter, mintAddress);
-    const { value } = await adapter.rpc.kit
+    const [{ address }, rpc] = await Promise.all([solanaKit(), adapter.rpc.kit()]);
+    const { value } = await rpc
       .getTokenAccountsByOwner(
         address(owner),
         { mint: address(mintAddress) },

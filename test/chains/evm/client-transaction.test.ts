@@ -6,6 +6,7 @@ import {
   type ClientTransaction,
   clientTransaction,
   type EvmTxFields,
+  type UnsignedEvmTransaction,
   unsignedTransaction,
 } from '../../../src/chains/evm/transactions.ts';
 import { decodeTransferCall } from '../../../src/chains/evm/transfer-calls.ts';
@@ -30,7 +31,7 @@ const builtTransfer = (fields: WithoutParties<EvmTxFields>) =>
  * Both libraries' signatures of `tx` as it comes out of JSON: they must be the same bytes, and sign what
  * the build serialized.
  */
-async function signedByBoth(tx: ClientTransaction, built: ReturnType<typeof unsignedTransaction>) {
+async function signedByBoth(tx: ClientTransaction, built: UnsignedEvmTransaction) {
   const json = JSON.parse(JSON.stringify(tx));
   const [byEthers, byViem] = await Promise.all([
     new Wallet(KEY).signTransaction(json),
@@ -43,7 +44,7 @@ async function signedByBoth(tx: ClientTransaction, built: ReturnType<typeof unsi
 
 describe('clientTransaction', () => {
   it('keeps wei above 2^53 exact and signs into the serialized EIP-1559 transaction, zeros included', async () => {
-    const built = builtTransfer({
+    const built = await builtTransfer({
       chainId: 42161,
       nonce: 0,
       value: 2n ** 70n + 1n,
@@ -70,7 +71,7 @@ describe('clientTransaction', () => {
   });
 
   it('marks a legacy transaction type 0, so ethers does not sign it as EIP-2930; a zero price stays 0', async () => {
-    const built = builtTransfer({
+    const built = await builtTransfer({
       chainId: 56,
       nonce: 7,
       value: 0n,

@@ -310,7 +310,7 @@ describe('EVM fee sponsor: an exact top-up (real anvil)', () => {
     await new NonceManager(database.db, database.dialect).send(
       { chain: 'ethereum', network: 'mainnet', address: from.address },
       unmined,
-      async (nonce) => (await adapter.sign(withTransactionNonce(payment, nonce), from.privateKey)).raw,
+      async (nonce) => (await adapter.sign(await withTransactionNonce(payment, nonce), from.privateKey)).raw,
     );
     const beside = await feeSponsor.quote('ethereum', 'mainnet', transfer, sponsor.address);
     expect(beside.maxCost).toBeGreaterThan(0n);

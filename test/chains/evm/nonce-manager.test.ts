@@ -60,7 +60,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
     return m.send(
       keyOf(sender.address),
       node,
-      async (nonce) => (await node.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw,
+      async (nonce) => (await node.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw,
     );
   }
 
@@ -132,7 +132,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
     const sent = await manager.send(keyOf(sender.address), adapter, async (nonce) => {
       nonces.push(nonce);
       if (nonces.length === 1) await outside.sendTransaction({ chain, to: recipient, value: 1n, nonce });
-      return (await adapter.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw;
+      return (await adapter.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw;
     });
     expect(nonces).toEqual([3, 4]);
     expect(sent.nonce).toBe(4);
@@ -159,7 +159,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
           });
           await adapter.broadcast((await adapter.sign(outsideTx, sender.privateKey)).raw);
         }
-        return (await adapter.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw;
+        return (await adapter.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw;
       });
       expect(nonces).toEqual([0, 1]);
       expect(sent.nonce).toBe(1);
@@ -182,7 +182,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       manager.send(
         key,
         adapter,
-        async (n) => (await adapter.sign(withTransactionNonce(tooMuch, n), sender.privateKey)).raw,
+        async (n) => (await adapter.sign(await withTransactionNonce(tooMuch, n), sender.privateKey)).raw,
       ),
     ).rejects.toBeInstanceOf(EvmInsufficientFundsError);
     expect(await manager.storedNextNonce(key)).toBe(0);
@@ -212,7 +212,8 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
     const failing = manager.send(
       key,
       gated,
-      async (nonce) => (await adapter.sign(withTransactionNonce(tooMuch, nonce), sender.privateKey)).raw,
+      async (nonce) =>
+        (await adapter.sign(await withTransactionNonce(tooMuch, nonce), sender.privateKey)).raw,
     );
     // Let the failing send take nonce 1 first.
     for (let i = 0; i < 100 && (await manager.pending(key)).every((p) => p.nonce !== 1); i++) {
@@ -221,7 +222,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
     const later = await manager.send(
       key,
       adapter,
-      async (n) => (await adapter.sign(withTransactionNonce(okTx, n), sender.privateKey)).raw,
+      async (n) => (await adapter.sign(await withTransactionNonce(okTx, n), sender.privateKey)).raw,
     );
     expect(later.nonce).toBe(2);
     releaseFirst();
@@ -249,7 +250,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       .send(
         key,
         unreachable,
-        async (n) => (await adapter.sign(withTransactionNonce(tx, n), sender.privateKey)).raw,
+        async (n) => (await adapter.sign(await withTransactionNonce(tx, n), sender.privateKey)).raw,
       )
       .then(
         () => null,
@@ -338,7 +339,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       manager.send(
         key,
         contested,
-        async (n) => (await adapter.sign(withTransactionNonce(tx, n), sender.privateKey)).raw,
+        async (n) => (await adapter.sign(await withTransactionNonce(tx, n), sender.privateKey)).raw,
       ),
     ).rejects.toBeInstanceOf(EvmNonceError);
     expect(broadcasts).toBe(2);
@@ -353,7 +354,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       manager.send(
         key,
         adapter,
-        async (n) => (await adapter.sign(withTransactionNonce(tx, n + 5), sender.privateKey)).raw,
+        async (n) => (await adapter.sign(await withTransactionNonce(tx, n + 5), sender.privateKey)).raw,
       ),
     ).rejects.toThrow(/does not carry the nonce/);
     // Nothing was kept: no pending nonce, and the address has no stored nonce yet.
@@ -370,7 +371,7 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
       keyOf(sender.address),
       adapter,
       async (nonce) =>
-        adapter.broadcast((await adapter.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw),
+        adapter.broadcast((await adapter.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw),
     );
     expect((await receiptOf(hash))['status']).toBe('0x1');
   });
@@ -413,7 +414,7 @@ describe('two NonceManager instances on one Postgres', () => {
           return managers[i % 2]!.send(
             key,
             node,
-            async (nonce) => (await node.sign(withTransactionNonce(tx, nonce), sender.privateKey)).raw,
+            async (nonce) => (await node.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw,
           );
         }),
       );

@@ -136,7 +136,7 @@ describe('EVM transactions (vectors)', () => {
       type: 'legacy' as const,
       gasPrice: 20_000_000_000n,
     };
-    const unsigned = unsignedTransaction(fields);
+    const unsigned = await unsignedTransaction(fields);
     expect(keccak256(unsigned.serialized)).toBe(`0x${eip155.signing_hash.replace(/^0x/, '')}`);
     const signed = await signEvmTransaction(unsigned, eip155.private_key);
     expect(signed.raw).toBe(eip155.raw);
@@ -165,7 +165,7 @@ describe('EVM transactions (vectors)', () => {
     expect(raw).toBe(mainnet1559.raw);
     expect(transactionHash(raw)).toBe(mainnet1559.hash);
     expect(await recoverSender(raw)).toBe(mainnet1559.from);
-    const decoded = decodeTransaction(raw);
+    const decoded = await decodeTransaction(raw);
     expect(decoded.type).toBe('eip1559');
     expect(decoded.value).toBe(hexToBigInt(rpc.value as Hex));
   });
@@ -178,7 +178,7 @@ describe('EVM transactions (vectors)', () => {
 
   it('re-signs the ethereumjs 1559 vector from its decoded fields to the same bytes', async () => {
     const parsed = parseTransaction(ethereumjs1559.raw as Hex);
-    const unsigned = unsignedTransaction({
+    const unsigned = await unsignedTransaction({
       chainId: parsed.chainId!,
       from: ethereumjs1559.from as Hex,
       nonce: parsed.nonce!,
@@ -210,19 +210,19 @@ describe('EVM transactions (vectors)', () => {
     });
 
   it('refuses to sign with a key that is not the sender', async () => {
-    const tx = legacySelfTransfer(1);
+    const tx = await legacySelfTransfer(1);
     const other = vectors.addresses[0]!.private_key;
     await expect(signEvmTransaction(tx, other)).rejects.toThrow(/does not belong to/);
     await expect(signEvmTransaction(tx, other)).rejects.not.toThrow(other.slice(2));
   });
 
-  it('re-serializes with another nonce', () => {
-    const tx = legacySelfTransfer(56);
-    const moved = withTransactionNonce(tx, 7);
+  it('re-serializes with another nonce', async () => {
+    const tx = await legacySelfTransfer(56);
+    const moved = await withTransactionNonce(tx, 7);
     expect(moved.nonce).toBe(7);
-    expect(decodeTransaction(moved.serialized).nonce).toBe(7);
-    expect(decodeTransaction(moved.serialized).chainId).toBe(56);
-    expect(() => withTransactionNonce(tx, -1)).toThrow(EvmInputError);
+    expect((await decodeTransaction(moved.serialized)).nonce).toBe(7);
+    expect((await decodeTransaction(moved.serialized)).chainId).toBe(56);
+    await expect(withTransactionNonce(tx, -1)).rejects.toThrow(EvmInputError);
   });
 });
 
@@ -230,10 +230,10 @@ describe('EVM node error translation', () => {
   const rpcError = (code: number, message: string, data?: unknown) =>
     new JsonRpcError('eth_sendRawTransaction', code, message, data);
 
-  it("keeps geth's insufficient funds message as is", () => {
+  it("keeps geth's insufficient funds message as is", async () => {
     const message =
       'insufficient funds for gas * price + value: address 0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf have 0 want 21000000000000';
-    const error = translateNodeError(rpcError(-32000, message));
+    const error = await translateNodeError(rpcError(-32000, message));
     expect(error).toBeInstanceOf(EvmInsufficientFundsError);
     expect((error as EvmInsufficientFundsError).message).toBe(message);
     expect((error as EvmInsufficientFundsError).status).toBe(422);
@@ -244,8 +244,8 @@ describe('EVM node error translation', () => {
     ['nonce too low', 'too_low'],
     ['nonce too high', 'too_high'],
     ['replacement transaction underpriced', 'underpriced'],
-  ])('types %s as a nonce error', (message, kind) => {
-    const error = translateNodeError(rpcError(-32000, message));
+  ])('types %s as a nonce error', async (message, kind) => {
+    const error = await translateNodeError(rpcError(-32000, message));
     expect(error).toBeInstanceOf(EvmNonceError);
     expect((error as EvmNonceError).kind).toBe(kind);
     expect((error as EvmNonceError).retryable).toBe(kind !== 'too_high');
@@ -258,39 +258,41 @@ describe('EVM node error translation', () => {
     },
   );
 
-  it('decodes Error(string), Panic(uint256) and OpenZeppelin custom errors', () => {
+  it('decodes Error(string), Panic(uint256) and OpenZeppelin custom errors', async () => {
     const errorString =
       '0x08c379a00000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000002645524332303a207472616e7366657220616d6f756e7420657863656564732062616c616e63650000000000000000000000000000000000000000000000000000';
-    expect(decodeRevertReason(errorString)).toBe('ERC20: transfer amount exceeds balance');
+    expect(await decodeRevertReason(errorString)).toBe('ERC20: transfer amount exceeds balance');
     const panic = `0x4e487b71${'11'.padStart(64, '0')}` as Hex;
-    expect(decodeRevertReason(panic)).toBe('panic 0x11 (arithmetic overflow or underflow)');
+    expect(await decodeRevertReason(panic)).toBe('panic 0x11 (arithmetic overflow or underflow)');
     // ERC20InsufficientBalance(address,uint256,uint256) = 0xe450d38c
     const custom =
       `0xe450d38c${'7e5f4552091a69125d5dfcb7b8c2659029395bdf'.padStart(64, '0')}${'0'.padStart(64, '0')}${'64'.padStart(64, '0')}` as Hex;
-    expect(decodeRevertReason(custom)).toBe(
+    expect(await decodeRevertReason(custom)).toBe(
       'ERC20InsufficientBalance(0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf, 0, 100)',
     );
-    expect(decodeRevertReason('0xdeadbeef')).toBe('custom error 0xdeadbeef');
-    expect(decodeRevertReason('0x')).toBeNull();
+    expect(await decodeRevertReason('0xdeadbeef')).toBe('custom error 0xdeadbeef');
+    expect(await decodeRevertReason('0x')).toBeNull();
 
-    const reverted = translateNodeError(
+    const reverted = await translateNodeError(
       rpcError(3, 'execution reverted: ERC20: transfer amount exceeds balance', errorString),
     );
     expect(reverted).toBeInstanceOf(EvmRevertError);
     expect((reverted as EvmRevertError).reason).toBe('ERC20: transfer amount exceeds balance');
     // Data nested the way some providers wrap it, and no data at all.
-    const nested = translateNodeError(rpcError(-32603, 'execution reverted', { data: errorString }));
+    const nested = await translateNodeError(rpcError(-32603, 'execution reverted', { data: errorString }));
     expect((nested as EvmRevertError).reason).toBe('ERC20: transfer amount exceeds balance');
-    const bare = translateNodeError(rpcError(-32000, 'execution reverted: Ownable: caller is not the owner'));
+    const bare = await translateNodeError(
+      rpcError(-32000, 'execution reverted: Ownable: caller is not the owner'),
+    );
     expect((bare as EvmRevertError).reason).toBe('Ownable: caller is not the owner');
   });
 
-  it('leaves other node errors typed but untouched, and non-node errors alone', () => {
-    const other = translateNodeError(rpcError(-32000, 'intrinsic gas too low'));
+  it('leaves other node errors typed but untouched, and non-node errors alone', async () => {
+    const other = await translateNodeError(rpcError(-32000, 'intrinsic gas too low'));
     expect(other).toBeInstanceOf(EvmNodeError);
     expect((other as EvmNodeError).message).toBe('intrinsic gas too low');
     const plain = new Error('socket hang up');
-    expect(translateNodeError(plain)).toBe(plain);
+    expect(await translateNodeError(plain)).toBe(plain);
   });
 });
 
