@@ -140,12 +140,37 @@ export function isoTimeOncePerMillisecond(): string {
   return lastTime;
 }
 
+/**
+ * Standard output, with the lines of one turn of the event loop handed to pino's asynchronous writer as one
+ * string: a busy API writes a request line per request, and the writer measures and appends to its
+ * pending text on every call it gets. What is left is written synchronously when the process exits.
+ */
+function bufferedStdout(): pino.DestinationStream {
+  const stdout = pino.destination({ dest: process.stdout.fd, sync: false });
+  let lines: string[] = [];
+  const flush = () => {
+    if (lines.length === 0) return;
+    stdout.write(lines.join(''));
+    lines = [];
+  };
+  process.on('exit', () => {
+    flush();
+    stdout.flushSync();
+  });
+  return {
+    write(line: string) {
+      if (lines.push(line) === 1) setImmediate(flush);
+    },
+  };
+}
+
 export function createLogger(
   level: string,
   destination?: pino.DestinationStream,
   format: LogFormat = 'json',
 ): Logger {
-  const output = format === 'pretty' ? prettyStream(destination ?? process.stdout) : destination;
+  const output =
+    format === 'pretty' ? prettyStream(destination ?? process.stdout) : (destination ?? bufferedStdout());
   return pino(
     {
       level,

@@ -1,3 +1,5 @@
+import { execFile, spawn } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, isoTimeOncePerMillisecond } from '../../src/logger.ts';
 
@@ -67,5 +69,57 @@ describe('the timestamp', () => {
     const at = Date.parse(written!);
     expect(at).toBeGreaterThanOrEqual(before);
     expect(at).toBeLessThanOrEqual(after);
+  });
+});
+
+describe('the default destination (standard output)', () => {
+  /** Runs `body` in a process of its own with the logger at `log`; answers the messages it printed, whatever its exit code. */
+  function printed(body: string): Promise<string[]> {
+    const script = `import { createLogger } from ${JSON.stringify(path.resolve('src/logger.ts'))};
+      const log = createLogger('info');
+      ${body}`;
+    return new Promise((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        (error, stdout) => {
+          if (error !== null && typeof error.code !== 'number') reject(error);
+          else
+            resolve(
+              stdout
+                .split('\n')
+                .filter((line) => line !== '')
+                .map((line) => JSON.parse(line).msg),
+            );
+        },
+      );
+    });
+  }
+
+  it('writes every line logged before the process exits, by process.exit or an uncaught error', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}`);
+    await expect(
+      printed(`for (let i = 0; i < 200; i++) log.info('line ' + i); process.exit(0);`),
+    ).resolves.toEqual(lines);
+    await expect(
+      printed(`log.info('first'); setImmediate(() => { log.info('second'); throw new Error('x'); });`),
+    ).resolves.toEqual(['first', 'second']);
+  });
+
+  it('writes a line while the process keeps running, without waiting for more lines', async () => {
+    // The process ends by a kill once the line is in: it never exits on its own, which would flush.
+    const child = spawn(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `import { createLogger } from ${JSON.stringify(path.resolve('src/logger.ts'))};
+       createLogger('info').info('alone'); setInterval(() => {}, 1000);`,
+    ]);
+    const line = await new Promise<string>((resolve) =>
+      child.stdout.once('data', (chunk) => resolve(String(chunk))),
+    );
+    child.kill('SIGKILL');
+    expect(JSON.parse(line).msg).toBe('alone');
   });
 });
