@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
 import { PreparedQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
@@ -71,17 +72,35 @@ export class QuotaService {
     return planFromRow(row);
   }
 
-  /** Takes one unit of `kind`, or throws the plan's limit error (429 with Retry-After for requests). */
-  async reserve(userId: string, kind: MeteredResource, knownPlan?: PlanConfig): Promise<Reservation> {
-    const plan = knownPlan ?? (await this.planOf(userId));
+  /**
+   * Takes one unit of `kind`, or throws the plan's limit error (429 with Retry-After for requests). A
+   * request's unit is taken at once when the plan is given and its count is in memory.
+   */
+  reserve(userId: string, kind: MeteredResource, knownPlan?: PlanConfig): MaybePromise<Reservation> {
+    if (knownPlan === undefined) return this.planOf(userId).then((plan) => this.reserve(userId, kind, plan));
+    const plan = knownPlan;
     const now = this.now();
     const start = periodStart(plan.period, now).toISOString();
     const limit = plan.quotas[kind];
     if (limit !== null && limit <= 0) throw this.exhausted(kind, plan, now);
+    const reservation = { userId, kind, periodStart: start };
     if (kind === 'requests') {
-      if (!(await this.requests.take(userId, start, limit))) throw this.exhausted(kind, plan, now);
-      return { userId, kind, periodStart: start };
+      return thenOrNow(this.requests.take(userId, start, limit), (taken) => {
+        if (!taken) throw this.exhausted(kind, plan, now);
+        return reservation;
+      });
     }
+    return this.#reserveStored(reservation, limit, plan, now);
+  }
+
+  /** A unit of a resource counted in the database, taken by a conditional upsert. */
+  async #reserveStored(
+    reservation: Reservation,
+    limit: number | null,
+    plan: PlanConfig,
+    now: Date,
+  ): Promise<Reservation> {
+    const { userId, kind, periodStart: start } = reservation;
     const taken = await this.db
       .insertInto('quota_usage')
       .values({ user_id: userId, period_start: start, [kind]: 1 })
@@ -93,7 +112,7 @@ export class QuotaService {
       })
       .executeTakeFirst();
     if (Number(taken.numInsertedOrUpdatedRows ?? 0n) === 0) throw this.exhausted(kind, plan, now);
-    return { userId, kind, periodStart: start };
+    return reservation;
   }
 
   /** Gives back a reserved unit when the work it paid for did not succeed. */

@@ -1,11 +1,13 @@
 import type { PlanRate } from '../config.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import { gcraStep, type RateDecision } from './rate-gcra.ts';
 
 export type { RateDecision } from './rate-gcra.ts';
 
 /** Takes one request from a key's budget at a plan's rate: in this process, or shared through Redis. */
 export interface RateLimiter {
-  take(key: string, rate: PlanRate): Promise<RateDecision>;
+  /** The decision at once where it is made in this process; a promise where it is asked of Redis. */
+  take(key: string, rate: PlanRate): MaybePromise<RateDecision>;
   /** Whether budgets are counted where they should be (false: Redis is out of reach, counted here). */
   ready(): boolean;
   close(): Promise<void>;
@@ -26,12 +28,7 @@ export class LocalRateLimiter implements RateLimiter {
 
   constructor(private readonly nowUs: () => number = processClockUs) {}
 
-  async take(key: string, rate: PlanRate): Promise<RateDecision> {
-    return this.takeNow(key, rate);
-  }
-
-  /** The same as `take`, without a promise: the Redis limiter's fallback calls it on its hot path. */
-  takeNow(key: string, rate: PlanRate): RateDecision {
+  take(key: string, rate: PlanRate): RateDecision {
     const now = this.nowUs();
     if (++this.takes % SWEEP_EVERY === 0) this.sweep(now);
     const { decision, tatUs } = gcraStep(this.tats.get(key) ?? null, now, rate);

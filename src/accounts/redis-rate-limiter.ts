@@ -122,7 +122,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   private alone(key: string, rate: PlanRate): RateDecision {
     this.fallbacks.inc();
-    return this.fallback.takeNow(key, rate);
+    return this.fallback.take(key, rate);
   }
 
   private failed(error: Error): void {

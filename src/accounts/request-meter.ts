@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { MaybePromise } from '../maybe-promise.ts';
 import type { Database } from '../store/schema.ts';
 
 /** One user's requests in one quota period, as this process sees them. */
@@ -39,18 +40,28 @@ export class RequestMeter {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Takes a unit when fewer than `limit` (null: unlimited) are used this period; false when spent. */
-  async take(userId: string, periodStart: string, limit: number | null): Promise<boolean> {
+  /**
+   * Takes a unit when fewer than `limit` (null: unlimited) are used this period; false when spent. At once
+   * when the stored count is known (every request but a user's first in a period here), else once read.
+   */
+  take(userId: string, periodStart: string, limit: number | null): MaybePromise<boolean> {
     const count = this.countOf(userId, periodStart);
-    if (limit !== null && count.stored === null) {
-      count.loading ??= this.load(count);
-      count.waiting++;
-      try {
-        await count.loading;
-      } finally {
-        count.waiting--;
-      }
+    if (limit !== null && count.stored === null) return this.#takeOnceRead(count, limit);
+    return this.#takeNow(count, limit);
+  }
+
+  async #takeOnceRead(count: Count, limit: number): Promise<boolean> {
+    count.loading ??= this.load(count);
+    count.waiting++;
+    try {
+      await count.loading;
+    } finally {
+      count.waiting--;
     }
+    return this.#takeNow(count, limit);
+  }
+
+  #takeNow(count: Count, limit: number | null): boolean {
     if (limit !== null && (count.stored ?? 0) + count.writing + count.unwritten >= limit) return false;
     count.unwritten++;
     this.schedule();

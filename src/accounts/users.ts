@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { PlanConfig } from '../config.ts';
 import { ApiError, invalidField } from '../errors.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import type { Database, PlansTable, SubscriptionsTable } from '../store/schema.ts';
 import { AccountChanges } from './account-changes.ts';
 import { IdentityCache } from './identity-cache.ts';
@@ -32,11 +33,11 @@ export const EMAIL_TAKEN = 'An account with this email already exists';
 
 /** Who a request acts for: the user, the plan it meters against and the terms that say whether it gives access. */
 export interface Identity {
-  userId: string;
-  plan: PlanConfig;
-  terms: SubscriptionTerms;
+  readonly userId: string;
+  readonly plan: PlanConfig;
+  readonly terms: SubscriptionTerms;
   /** How the subscription is paid, as `GET /api/account` shows it. */
-  billing: Billing;
+  readonly billing: Billing;
 }
 
 /** The subscription's payment fields, read with the identity so the account overview needs no query. */
@@ -303,13 +304,19 @@ export class UserDirectory {
    * revoked. It runs on every request: the row is read in one query and kept for a moment (a revocation
    * or a plan change empties the cache at once), the secret checked against its hash every time.
    */
-  async authenticate(presented: string): Promise<(Identity & { tokenId: string }) | null> {
+  authenticate(presented: string): MaybePromise<{ identity: Identity; tokenId: string } | null> {
     const parsed = parseToken(presented);
     if (!parsed) return null;
-    const row = this.#tokens.get(parsed.id) ?? (await this.#readToken(parsed.id));
-    if (!row || !secretMatches(parsed.secret, row.secretHash)) return null;
-    await this.touchToken(parsed.id, row);
-    return { ...row.identity, tokenId: parsed.id };
+    const cached = this.#tokens.get(parsed.id);
+    const check = (row: TokenRow | null) => {
+      if (!row || !secretMatches(parsed.secret, row.secretHash)) return null;
+      // The cached identity itself, not a copy: nothing changes an identity once read.
+      const caller = { identity: row.identity, tokenId: parsed.id };
+      const touched = this.touchToken(parsed.id, row);
+      return touched === undefined ? caller : touched.then(() => caller);
+    };
+    // A cached token answers at once: no promise on the path of nearly every request.
+    return cached === undefined ? this.#readToken(parsed.id).then(check) : check(cached);
   }
 
   async #readToken(id: string): Promise<TokenRow | null> {
@@ -330,16 +337,17 @@ export class UserDirectory {
     return kept;
   }
 
-  /** Records use at most once a minute, so authentication is not a write per request. */
-  private async touchToken(id: string, row: TokenRow): Promise<void> {
+  /** Records use at most once a minute, so authentication is not a write per request (undefined: not now). */
+  private touchToken(id: string, row: TokenRow): Promise<void> | undefined {
     const now = this.now();
-    if (row.lastUsedAt !== null && now.getTime() - Date.parse(row.lastUsedAt) < 60_000) return;
+    if (row.lastUsedAt !== null && now.getTime() - Date.parse(row.lastUsedAt) < 60_000) return undefined;
     row.lastUsedAt = now.toISOString();
-    await this.db
+    return this.db
       .updateTable('api_tokens')
       .set({ last_used_at: row.lastUsedAt })
       .where('id', '=', id)
-      .execute();
+      .execute()
+      .then(() => undefined);
   }
 }
 

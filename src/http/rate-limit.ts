@@ -3,6 +3,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { RateDecision, RateLimiter } from '../accounts/rate-limiter.ts';
 import type { PlanConfig, PlanRate } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
 import type { AuthenticatedBy } from './auth.ts';
 
 /** Who a rate budget belongs to: the API token, or (for the dashboard) the user's sessions together. */
@@ -22,7 +23,7 @@ export function rateKeyOf(subject: RateSubject): string {
 }
 
 /** Takes one request from the caller's budget; sets the RateLimit-* headers, or throws 429. */
-export type RateCheck = (subject: RateSubject, plan: PlanConfig, reply: FastifyReply) => Promise<void>;
+export type RateCheck = (subject: RateSubject, plan: PlanConfig, reply: FastifyReply) => MaybePromise<void>;
 
 /** The check the request context runs for every authenticated request, counting refusals by plan. */
 export function rateCheck(limiter: RateLimiter, metrics: Registry): RateCheck {
@@ -32,16 +33,18 @@ export function rateCheck(limiter: RateLimiter, metrics: Registry): RateCheck {
     labelNames: ['plan'] as const,
     registers: [metrics],
   });
-  return async (subject, plan, reply) => {
-    if (plan.rate === null) return;
-    const decision = await limiter.take(rateKeyOf(subject), plan.rate);
-    // The three-header form of the IETF draft "RateLimit header fields for HTTP", on every answer.
-    reply.header('RateLimit-Limit', String(decision.limit));
-    reply.header('RateLimit-Remaining', String(decision.remaining));
-    reply.header('RateLimit-Reset', String(decision.resetSeconds));
-    if (decision.allowed) return;
-    refusals.inc({ plan: plan.name });
-    throw tooManyRequests(plan.rate, subject.by, decision);
+  return (subject, plan, reply) => {
+    const { rate } = plan;
+    if (rate === null) return;
+    return thenOrNow(limiter.take(rateKeyOf(subject), rate), (decision) => {
+      // The three-header form of the IETF draft "RateLimit header fields for HTTP", on every answer.
+      reply.header('RateLimit-Limit', String(decision.limit));
+      reply.header('RateLimit-Remaining', String(decision.remaining));
+      reply.header('RateLimit-Reset', String(decision.resetSeconds));
+      if (decision.allowed) return;
+      refusals.inc({ plan: plan.name });
+      throw tooManyRequests(rate, subject.by, decision);
+    });
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { hasAccess, standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
 import type { Identity } from '../accounts/users.ts';
@@ -6,6 +6,7 @@ import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
 import { ApiError, WrongPasswordAnswer } from '../errors.ts';
+import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
 import { type AuthenticatedBy, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
 import { addRouteHook } from './route-hooks.ts';
@@ -54,7 +55,8 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
   app.decorateRequest('authenticatedBy', null);
   const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
-  const identify = async (request: FastifyRequest, reply: FastifyReply) => {
+  /** Each step answers at once from memory where it can: a cached caller's request makes no promise. */
+  const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> => {
     request.network = networkOf(request);
     const { params } = request;
     const chain =
@@ -65,19 +67,39 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     // Fastify builds the route's options anew on every read.
     const route = request.routeOptions;
     if (route.url === undefined) return;
-    const { by, tokenId, ...identity } = await authenticate(request, ctx.users, ctx.sessions);
-    const { userId, plan, terms } = identity;
-    // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
-    await checkRate({ by, userId, tokenId }, plan, reply);
-    if (route.config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
-    request.userId = userId;
-    request.identity = identity;
-    request.authenticatedBy = by;
-    if (!route.config.whileLapsed && !hasAccess(terms, Date.now(), ctx.config.planGraceMs)) {
-      const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
-      if (!standing.active) throw new ApiError(402, standing.reason);
+    const { config } = route;
+    return thenOrNow(authenticate(request, ctx.users, ctx.sessions), ({ identity, by, tokenId }) => {
+      const { userId, plan, terms } = identity;
+      // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
+      return thenOrNow(checkRate({ by, userId, tokenId }, plan, reply), () => {
+        if (config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
+        request.userId = userId;
+        request.identity = identity;
+        request.authenticatedBy = by;
+        if (!config.whileLapsed && !hasAccess(terms, Date.now(), ctx.config.planGraceMs)) {
+          const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
+          if (!standing.active) throw new ApiError(402, standing.reason);
+        }
+        return thenOrNow(ctx.quotas.reserve(userId, 'requests', plan), (reservation) => {
+          request.quotaReservation = reservation;
+        });
+      });
+    });
+  };
+  // A callback hook: Fastify makes no promise of its own for a request `admit` answers at once.
+  const identify: onRequestHookHandler = (request, reply, done) => {
+    let admitted: MaybePromise<void>;
+    try {
+      admitted = admit(request, reply);
+    } catch (error) {
+      return done(asError(error));
     }
-    request.quotaReservation = await ctx.quotas.reserve(userId, 'requests', plan);
+    if (admitted instanceof Promise)
+      admitted.then(
+        () => done(),
+        (error: unknown) => done(asError(error)),
+      );
+    else done();
   };
   // Health, the document and its reference page read neither the network nor a token: they pay no hook.
   app.addHook('onRoute', (route) => {
@@ -96,4 +118,9 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     if (reservation === null || status < 400 || guessed) return done();
     ctx.quotas.release(reservation).then(() => done(), done);
   });
+}
+
+/** What a hook hands to Fastify's `done`: an Error, whatever was thrown. */
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
 }
