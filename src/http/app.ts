@@ -70,7 +70,19 @@ export async function buildApp(
   app.setSerializerCompiler(cachedSerializerCompiler);
   checkAddressFields(app, { families: FAMILIES, settings: ctx.config.familySettings });
 
-  registerErrorHandling(app, (chain) => ctx.registry.supports(chain), ctx.troubleLog);
+  const answerUnknownRoute = registerErrorHandling(
+    app,
+    (chain) => ctx.registry.supports(chain),
+    ctx.troubleLog,
+  );
+  // First on every request: its id on the answer, and an unknown route answered before the body is read (a
+  // request for no route costs no parsing, whatever it carries). `is404` reads the route's context;
+  // `routeOptions` would build the route's options anew per request.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id);
+    if (request.is404) answerUnknownRoute(request, reply);
+    else done();
+  });
   await registerBodyParsers(app, ctx.config.bodyLimitBytes);
   refuseNulCharacters(app);
   documentIdempotencyKeys(app);
@@ -88,10 +100,6 @@ export async function buildApp(
   app.addHook('onClose', () => accountChanges.stop());
   registerIdempotency(app, ctx);
   instrumentRequests(app, ctx.metrics);
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('X-Request-Id', request.id);
-    done(null, payload);
-  });
   // Last of the hooks that see an answer's body: the others (idempotency) read it uncompressed.
   registerCompression(app);
 

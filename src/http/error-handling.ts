@@ -50,13 +50,14 @@ export function errorBody(status: number, message: string, errors: FieldError[] 
 /**
  * Renders every failure in the error envelope: ApiErrors as they are, validation as 422 with one item per
  * field, Fastify's request errors with their status, wrong methods as 405, unknown chains as 404, and
- * anything unexpected as a 500 that reveals nothing (the cause is logged).
+ * anything unexpected as a 500 that reveals nothing (the cause is logged). Returns the answer to an
+ * unknown route, which app.ts gives before the body is read.
  */
 export function registerErrorHandling(
   app: FastifyInstance,
   supportsChain: (chain: string) => boolean,
   troubleLog: TroubleLog,
-): void {
+): (request: FastifyRequest, reply: FastifyReply) => void {
   // A method-agnostic index of every route, to tell "wrong method" (405) from "no such path" (404).
   const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   app.addHook('onRoute', (route) => {
@@ -96,12 +97,6 @@ export function registerErrorHandling(
     return reply.code(404).send(errorBody(404, 'Not found'));
   };
   app.setNotFoundHandler(answerUnknownRoute);
-  // Answered before the body is read: a request for no route costs no parsing, whatever it carries.
-  // `is404` reads the route's context; `routeOptions` would build the route's options anew per request.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.is404) answerUnknownRoute(request, reply);
-    else done();
-  });
 
   // A database outage is one warning when it starts and one line when a request succeeds again.
   app.addHook('onResponse', (request, reply, done) => {
@@ -155,6 +150,7 @@ export function registerErrorHandling(
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody(500, 'Internal server error'));
   });
+  return answerUnknownRoute;
 }
 
 declare module 'fastify' {
@@ -187,7 +183,9 @@ function requestErrorMessage(status: number): string {
  * Errors Fastify raises before a route is found (a path that is not valid percent-encoding, a path segment
  * over maxParamLength), answered in the envelope like every other error.
  */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  // Refused before any hook runs: the request id is set here.
+  reply.header('X-Request-Id', request.id);
   const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
   const message =
     error.code === 'FST_ERR_BAD_URL'

@@ -3,6 +3,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  onResponseHookHandler,
   preValidationHookHandler,
   RouteOptions,
 } from 'fastify';
@@ -127,7 +128,15 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     if (route.config?.idempotent !== true) return;
     addRouteHook(route, 'preValidation', checkIdempotencyKeyForm);
     addRouteHook(route, 'preHandler', claimIdempotencyKey);
+    addRouteHook(route, 'onResponse', stopRenewal);
   });
+
+  // Whatever ends the request, the lease stops being renewed.
+  const stopRenewal: onResponseHookHandler = (request, _reply, done) => {
+    const held = request.idempotencyClaim;
+    if (held !== null) clearInterval(held.renewal);
+    done();
+  };
 
   const checkIdempotencyKeyForm: preValidationHookHandler = (request, _reply, done) => {
     try {
@@ -206,13 +215,6 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
       request.log.error({ err: error }, 'idempotency key answer not stored');
     }
   };
-
-  // Whatever ends the request, the lease stops being renewed.
-  app.addHook('onResponse', (request, _reply, done) => {
-    const held = request.idempotencyClaim ?? null;
-    if (held !== null) clearInterval(held.renewal);
-    done();
-  });
 }
 
 /** The header's value, checked: null without one; 422 on `Idempotency-Key` for a malformed one. */

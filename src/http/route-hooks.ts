@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify';
 
-type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler';
+type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse';
 
 /** Methods whose requests Fastify never reads a body of: their routes need no hook about bodies. */
 const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);

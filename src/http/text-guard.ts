@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
 import { invalidField } from '../errors.ts';
+import { addRouteHook, takesBody } from './route-hooks.ts';
 
 /**
  * No text field may hold a NUL character: no field has a use for one, Postgres cannot store one in a text
@@ -8,14 +9,28 @@ import { invalidField } from '../errors.ts';
  */
 export function refuseNulCharacters(app: FastifyInstance): void {
   // A callback: a request without NUL (all but an attack) passes on without a promise.
-  app.addHook('preValidation', (request, _reply, done) => {
+  const refuseNul: preValidationHookHandler = (request, _reply, done) => {
     const field = fieldWithNul(request.params) ?? fieldWithNul(request.query) ?? fieldWithNul(request.body);
     if (field === null) done();
     else {
       const name = field || 'body';
       done(invalidField(name, `The ${name} field must not contain NUL characters.`));
     }
+  };
+  // Only routes that read text from the request: a route without path parameters, query or body pays nothing.
+  app.addHook('onRoute', (route) => {
+    if (readsText(route)) addRouteHook(route, 'preValidation', refuseNul);
   });
+}
+
+/** Whether a route takes text from the request: path parameters, a query it describes, or a body. */
+function readsText(route: RouteOptions): boolean {
+  return (
+    route.url.includes(':') ||
+    route.url.includes('*') ||
+    route.schema?.querystring !== undefined ||
+    takesBody(route)
+  );
 }
 
 /**

@@ -12,13 +12,19 @@ async function guarded() {
     reply.code(422).send({ message });
   });
   app.post('/echo/:id', async () => ({ ok: true }));
+  app.get('/search', { schema: { querystring: { type: 'object' } } }, async () => ({ ok: true }));
+  app.get('/overview', async () => ({ ok: true }));
   await app.ready();
   return app;
 }
 
-async function namedField(payload: unknown, url = '/echo/1'): Promise<string> {
+async function namedField(
+  payload: unknown,
+  url = '/echo/1',
+  method: 'GET' | 'POST' = 'POST',
+): Promise<string> {
   const app = await guarded();
-  const res = await app.inject({ method: 'POST', url, payload: payload as object });
+  const res = await app.inject({ method, url, ...(method === 'POST' ? { payload: payload as object } : {}) });
   await app.close();
   if (res.statusCode === 200) return '(accepted)';
   return String((res.json() as { message: string }).message);
@@ -41,5 +47,13 @@ describe('the NUL guard', () => {
     expect(await namedField({ a: { 'k\u0000': 1 } })).toBe('The a field must not contain NUL characters.');
     expect(await namedField({ 'k\u0000': 1 })).toBe('The body field must not contain NUL characters.');
     expect(await namedField({}, '/echo/a%00b')).toBe('The id field must not contain NUL characters.');
+  });
+
+  it('guards the query of a route that describes one, and passes over a route that reads no text', async () => {
+    expect(await namedField(null, '/search?q=a%00b', 'GET')).toBe(
+      'The q field must not contain NUL characters.',
+    );
+    // Its query is never read: nothing there can reach a column, a log or a receiver.
+    expect(await namedField(null, '/overview?q=a%00b', 'GET')).toBe('(accepted)');
   });
 });
