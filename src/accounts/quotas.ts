@@ -18,6 +18,12 @@ export type HeldResource = 'addresses' | 'webhooks';
 /** Counts a user's live rows of a held resource; registered by the module that owns the table. */
 export type HeldCounter = (db: Kysely<Database>, userId: string) => Promise<number>;
 
+/** What is left of each quota (null: unlimited), and when the period's counts start again. */
+export interface QuotasLeft {
+  quotas: Record<MeteredResource | HeldResource, number | null>;
+  resetsAt: Date;
+}
+
 export interface Reservation {
   userId: string;
   kind: MeteredResource;
@@ -167,38 +173,41 @@ export class QuotaService {
 
   /**
    * What is left of each quota in the current period; null means unlimited (and is not counted).
-   * `knownPlan`: the plan the request was authenticated with, saving its query.
+   * `knownPlan`: the plan the request was authenticated with, saving its query. At once, without a
+   * query, when the plan limits nothing but requests and the meter holds their count.
    */
-  async remaining(
-    userId: string,
-    knownPlan?: PlanConfig,
-  ): Promise<{ quotas: Record<MeteredResource | HeldResource, number | null>; resetsAt: Date }> {
-    const plan = knownPlan ?? (await this.planOf(userId));
-    const { quotas } = plan;
+  remaining(userId: string, knownPlan?: PlanConfig): MaybePromise<QuotasLeft> {
+    if (knownPlan === undefined) return this.planOf(userId).then((plan) => this.remaining(userId, plan));
+    const { quotas, period } = knownPlan;
     const now = this.now();
-    const start = periodStart(plan.period, now).toISOString();
+    const start = periodStart(period, now).toISOString();
     // Requests as the meter counts them for the quota (no query once it holds the stored count); the
     // transactions from the database, where the plan limits them.
     const counted = quotas.requests === null ? 0 : this.requests.counted(userId, start);
-    const usage =
-      counted === null || quotas.transactions !== null
-        ? await this.#usage.first(this.db, [userId, start])
-        : undefined;
-    const requests = counted ?? (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
+    const readsUsage = counted === null || quotas.transactions !== null;
     const left = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+    const answer = (requests: number, transactions: number, held: Record<HeldResource, number | null>) => ({
+      quotas: {
+        requests: left(quotas.requests, requests),
+        transactions: left(quotas.transactions, transactions),
+        ...held,
+      },
+      resetsAt: nextPeriodStart(period, now),
+    });
+    if (!readsUsage && quotas.addresses === null && quotas.webhooks === null) {
+      return answer(counted ?? 0, 0, { addresses: null, webhooks: null });
+    }
     const heldLeft = async (resource: HeldResource) => {
       const limit = quotas[resource];
       return limit === null ? null : left(limit, await this.countHeld(userId, resource));
     };
-    return {
-      quotas: {
-        requests: left(quotas.requests, requests),
-        transactions: left(quotas.transactions, usage?.transactions ?? 0),
-        addresses: await heldLeft('addresses'),
-        webhooks: await heldLeft('webhooks'),
-      },
-      resetsAt: nextPeriodStart(plan.period, now),
-    };
+    return (async () => {
+      const usage = readsUsage ? await this.#usage.first(this.db, [userId, start]) : undefined;
+      // The units not yet written, read right after the usage they add to.
+      const requests = counted ?? (usage?.requests ?? 0) + this.requests.unwritten(userId, start);
+      const held = { addresses: await heldLeft('addresses'), webhooks: await heldLeft('webhooks') };
+      return answer(requests, usage?.transactions ?? 0, held);
+    })();
   }
 
   /**

@@ -12,7 +12,7 @@ export const WRONG_CSRF = 'Missing or wrong CSRF token';
 export type AuthenticatedBy = 'token' | 'session';
 
 /** The caller, with how they proved it and the token they used (null for a session). */
-export interface Caller {
+export interface AuthenticatedCaller {
   identity: Identity;
   by: AuthenticatedBy;
   tokenId: string | null;
@@ -44,11 +44,11 @@ export function authenticate(
   request: FastifyRequest,
   users: UserDirectory,
   sessions: SessionStore,
-): MaybePromise<Caller> {
+): MaybePromise<AuthenticatedCaller> {
   if (request.headers.authorization !== undefined) {
     const token = presentedToken(request.headers.authorization);
     if (token === null) throw new ApiError(401, UNAUTHENTICATED);
-    return thenOrNow(users.authenticate(token), (found): Caller => {
+    return thenOrNow(users.authenticate(token), (found): AuthenticatedCaller => {
       if (!found) throw new ApiError(401, UNAUTHENTICATED);
       return { identity: found.identity, by: 'token', tokenId: found.tokenId };
     });
@@ -56,7 +56,7 @@ export function authenticate(
   return sessionCaller(request, sessions);
 }
 
-async function sessionCaller(request: FastifyRequest, sessions: SessionStore): Promise<Caller> {
+async function sessionCaller(request: FastifyRequest, sessions: SessionStore): Promise<AuthenticatedCaller> {
   const secret = cookieOf(request, SESSION_COOKIE);
   const session = secret === null ? null : await sessions.resolve(secret);
   if (!session) throw new ApiError(401, UNAUTHENTICATED);

@@ -3,6 +3,7 @@ import { standingOf } from '../accounts/lifecycle.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { type Identity, identityOf, identityQuery } from '../accounts/users.ts';
 import type { PlanConfig } from '../config.ts';
+import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
 import type { Database } from '../store/schema.ts';
 
 /** `GET /api/account` data, field for field as Chaingateway answers it. */
@@ -48,28 +49,30 @@ export class AccountService {
 
   /**
    * The overview of the caller as authentication read them (at most IDENTITY_CACHE_MS old, and read afresh
-   * after any change this process or, on Postgres, another instance made): the subscription needs no query.
+   * after any change this process or, on Postgres, another instance made): the subscription needs no query,
+   * and a plan that limits nothing but requests needs none at all.
    */
-  async info({ userId, plan, terms, billing }: Identity): Promise<AccountInfo> {
-    const { quotas, resetsAt } = await this.quotas.remaining(userId, plan);
-    const now = this.now();
-    const ended = terms.endsAt !== null && terms.endsAt <= now.toISOString();
-    return {
-      plan: terms.plan.toUpperCase(),
-      is_subscribed: String(standingOf(terms, now, this.graceMs).active),
-      is_yearly: billing.is_yearly,
-      ends_at: terms.endsAt,
-      quota_reset: resetsAt.toISOString(),
-      status: ended && terms.status === 'active' ? 'expired' : terms.status,
-      payment_method: billing.payment_method,
-      crypto_payment: {
-        currency: billing.crypto_currency,
-        address: billing.crypto_address,
-        eur_amount: billing.eur_amount,
-        crypto_amount: billing.crypto_amount,
-        qr_code: billing.qr_code,
-      },
-      quotas_left: quotas,
-    };
+  info({ userId, plan, terms, billing }: Identity): MaybePromise<AccountInfo> {
+    return thenOrNow(this.quotas.remaining(userId, plan), ({ quotas, resetsAt }) => {
+      const now = this.now();
+      const ended = terms.endsAt !== null && terms.endsAt <= now.toISOString();
+      return {
+        plan: terms.plan.toUpperCase(),
+        is_subscribed: String(standingOf(terms, now, this.graceMs).active),
+        is_yearly: billing.is_yearly,
+        ends_at: terms.endsAt,
+        quota_reset: resetsAt.toISOString(),
+        status: ended && terms.status === 'active' ? 'expired' : terms.status,
+        payment_method: billing.payment_method,
+        crypto_payment: {
+          currency: billing.crypto_currency,
+          address: billing.crypto_address,
+          eur_amount: billing.eur_amount,
+          crypto_amount: billing.crypto_amount,
+          qr_code: billing.qr_code,
+        },
+        quotas_left: quotas,
+      };
+    });
   }
 }

@@ -8,12 +8,13 @@ import type { PlanConfig } from '../config.ts';
 import type { SigningProof } from '../custody/address-keys.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { Logger } from '../logger.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
 import type { Store } from '../store/store.ts';
 import type { WebhookSender } from '../webhooks/delivery-attempt.ts';
 import { CallbackDeliveries, type CallbackTable } from './callbacks.ts';
 import { SponsorJobRunner } from './job-runner.ts';
 import { Paymaster } from './paymaster.ts';
-import { SponsorReservations } from './reservations.ts';
+import { type AllowanceLeft, SponsorReservations } from './reservations.ts';
 import { SponsorJobs } from './sponsor-jobs.ts';
 import { SponsorDirectory } from './sponsors.ts';
 import { SweepJobs, sweptAddress } from './sweeps.ts';
@@ -90,9 +91,12 @@ export class Sponsorship {
   }
 
   /** What is left of the user's allowance of sponsored fees on every served chain and network that has one. */
-  async allowances(userId: string, knownPlan?: PlanConfig) {
-    const plan = knownPlan ?? (await this.deps.quotas.planOf(userId));
-    // Most plans sponsor nothing: no chain needs looking at.
+  allowances(userId: string, knownPlan?: PlanConfig): MaybePromise<AllowanceLeft[]> {
+    if (knownPlan === undefined) {
+      return this.deps.quotas.planOf(userId).then((plan) => this.allowances(userId, plan));
+    }
+    const plan = knownPlan;
+    // Most plans sponsor nothing: no chain needs looking at, and no query is made.
     if (plan.sponsored === null) return [];
     const { registry } = this.deps;
     const places = registry

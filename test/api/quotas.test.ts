@@ -13,6 +13,11 @@ const PLANS = [
     quotas: { webhooks: null, addresses: null, requests: null, transactions: null },
   },
   { name: 'crowd', period: 'month', quotas: { webhooks: 0, addresses: 0, requests: 10, transactions: 0 } },
+  {
+    name: 'metered',
+    period: 'month',
+    quotas: { webhooks: null, addresses: null, requests: 1000, transactions: null },
+  },
 ];
 
 let gw: TestGateway;
@@ -128,6 +133,24 @@ describe('requests quota', () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  });
+});
+
+describe('the quotas left, as the account overview reads them', () => {
+  it('come from memory, without a query, on a plan that limits nothing but requests', async () => {
+    const { token, userId } = await gw.userToken();
+    await gw.ctx.users.setPlan(userId, { plan: 'metered' });
+    expect((await account(token)).body.data.quotas_left.requests).toBe(999);
+    const plan = await gw.ctx.quotas.planOf(userId);
+    // The meter holds the count since the request above: the answer is there at once.
+    const left = gw.ctx.quotas.remaining(userId, plan);
+    expect(left).not.toBeInstanceOf(Promise);
+    expect(await left).toMatchObject({ quotas: { requests: 999, transactions: null, addresses: null } });
+    // A plan that limits transactions reads them from the database.
+    const tiny = (await gw.userToken()).userId;
+    const read = gw.ctx.quotas.remaining(tiny, await gw.ctx.quotas.planOf(tiny));
+    expect(read).toBeInstanceOf(Promise);
+    expect(await read).toMatchObject({ quotas: { transactions: 2 } });
   });
 });
 
