@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { RequestDurations } from './request-durations.ts';
 
 /** A metrics registry per process role; other modules add their own metrics to it. */
 export function createMetricsRegistry(): Registry {
@@ -8,26 +9,16 @@ export function createMetricsRegistry(): Registry {
   return registry;
 }
 
-/** Request duration by route pattern (never the raw URL, which would explode the label set). */
+/** Each answer's duration, by method, route pattern and status (request-durations.ts). */
 export function instrumentRequests(app: FastifyInstance, registry: Registry): void {
-  const duration = new Histogram({
-    name: 'switchyard_http_request_duration_seconds',
-    help: 'HTTP request duration by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  // One series per method, route and status, looked up by a string rather than by hashing the labels.
-  const series = new Map<string, { observe(seconds: number): void }>();
+  const durations = new RequestDurations(registry);
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let observer = series.get(key);
-    if (observer === undefined) {
-      observer = duration.labels({ method: request.method, route, status: String(reply.statusCode) });
-      series.set(key, observer);
-    }
-    observer.observe(reply.elapsedTime / 1000);
+    durations.record(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }
