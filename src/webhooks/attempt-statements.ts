@@ -54,6 +54,8 @@ function build(dialect: RecordDialect, count: number, claimNext: boolean): Recor
       values ${attemptRows}`;
   // Cast: Postgres reads the untyped parameters of a VALUES list as text.
   const states = Array.from({ length: count }, () => tuple(STATE_VALUES, 2)).join(', ');
+  // set_config's third argument keeps the setting to the transaction; a planner setting applies from the
+  // next statement on, the claim.
   const planner =
     postgres && claimNext
       ? `cross join (select set_config('enable_bitmapscan', 'off', true)) as planner`

@@ -235,6 +235,8 @@ export class OutboxDeliverer {
     const waitingFor = (origin: string) => this.backlog.waitingFor(origin);
     // Rows for the free requests and, beyond them, for the backlog of the origins that keep up: one claim
     // refills that backlog, where the free requests alone let each claim (a database turn) add a few rows.
+    // The rows the claim gives other origins stay within their own free slots (the room), and may wait a
+    // moment for one of the global cap's.
     const limit = Math.min(this.concurrency - this.requesting + this.slots.aheadRoom(waitingFor, most), most);
     if (limit <= 0) {
       this.starved = true;
