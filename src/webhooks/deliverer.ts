@@ -231,15 +231,18 @@ export class OutboxDeliverer {
   private claimRequest(): ClaimRequest | null {
     if (!this.running || this.claiming) return null;
     const held = this.requesting + this.backlog.size;
-    const limit = Math.min(
-      this.concurrency - this.requesting,
-      this.concurrency * (1 + BACKLOG_PER_SLOT) - held,
-    );
+    const most = this.concurrency * (1 + BACKLOG_PER_SLOT) - held;
+    const waitingFor = (origin: string) => this.backlog.waitingFor(origin);
+    // Rows for the free requests and, beyond them, for the backlog of the origins that keep up: one claim
+    // refills that backlog, where the free requests alone let each claim (a database turn) add a few rows.
+    // The rows the claim gives other origins stay within their own free slots (the room), and may wait a
+    // moment for one of the global cap's.
+    const limit = Math.min(this.concurrency - this.requesting + this.slots.aheadRoom(waitingFor, most), most);
     if (limit <= 0) {
       this.starved = true;
       return null;
     }
-    return { limit, room: this.slots.room((origin) => this.backlog.waitingFor(origin)) };
+    return { limit, room: this.slots.room(waitingFor) };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { type Agent, request } from 'undici';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { NotificationsTable, WebhooksTable } from '../store/schema.ts';
@@ -242,24 +243,39 @@ export function classify(
   return { outcome: 'failed' };
 }
 
-/** The first KEEP_BYTES of a response as text; reading stops quietly on error or past DRAIN_BYTES. */
-async function readPrefix(body: AsyncIterable<Buffer>): Promise<string> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let seen = 0;
-  try {
-    for await (const chunk of body) {
+/**
+ * The first KEEP_BYTES of a response as text; reading stops quietly on error or past DRAIN_BYTES. Read
+ * through its events: an async iterator cost a few objects and promises per answer, most answers empty.
+ */
+function readPrefix(body: Readable): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let seen = 0;
+    let finished = false;
+    // The listeners stay: an error after the end must still find one.
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      // The status already decided the outcome; a body cut short is still worth keeping.
+      resolve(cleanText(Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString('utf8')));
+    };
+    const onData = (chunk: Buffer) => {
       if (kept < KEEP_BYTES) {
         chunks.push(chunk);
         kept += chunk.length;
       }
       seen += chunk.length;
-      if (seen > DRAIN_BYTES) break; // leaving the loop destroys the body (and its connection)
-    }
-  } catch {
-    // The status already decided the outcome; a body cut short is still worth keeping.
-  }
-  return cleanText(Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString('utf8'));
+      if (seen > DRAIN_BYTES && !finished) {
+        done();
+        body.destroy(); // too much to drain: the connection goes with it
+      }
+    };
+    body.on('data', onData);
+    body.on('end', done);
+    body.on('error', done);
+    body.on('close', done);
+  });
 }
 
 function describeError(error: unknown, timedOut: boolean, timeoutMs: number): string {

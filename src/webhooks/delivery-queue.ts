@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import { graceCutoff, lapsedUsersAt } from '../accounts/lifecycle.ts';
 import type { Database, NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
+import { timeOrderedId } from '../store/time-ordered-id.ts';
+import { recordStatements } from './attempt-statements.ts';
 import type { AttemptResult, Verdict } from './delivery-attempt.ts';
 import type { WebhookRoom } from './origin-slots.ts';
 import { bumpWatchVersion } from './watch-versions.ts';
@@ -186,48 +187,37 @@ export class DeliveryQueue {
     attempts: readonly RecordedAttempt[],
     claimNext: boolean,
   ): Promise<Set<string>> {
-    const attemptRows = attempts.map(
-      ({ row, attempt }) =>
-        sql`(${randomUUID()}, ${row.id}, ${attempt.attemptedAt.toISOString()}, ${attempt.durationMs}, ${attempt.status}, ${attempt.body}, ${attempt.error})`,
-    );
-    const insertAttempts = sql`insert into notification_attempts
-      (id, notification_id, attempted_at, duration_ms, response_status, response_body, error)
-      values ${sql.join(attemptRows)}`;
-    const postgres = this.store.dialect === 'postgres';
-    if (!postgres) await insertAttempts.execute(trx);
-    const states = attempts.map(({ row, attempt, verdict }) => {
+    const dialect = this.store.dialect === 'postgres' ? 'postgres' : 'sqlite';
+    const { insert, update } = recordStatements(dialect, attempts.length, claimNext);
+    const attemptValues: unknown[] = [];
+    const stateValues: unknown[] = [];
+    for (const { row, attempt, verdict } of attempts) {
       const at = attempt.finishedAt.toISOString();
-      const status = verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome;
-      const next = verdict.outcome === 'retry_scheduled' ? verdict.nextAttemptAt.toISOString() : null;
-      const deliveredAt = verdict.outcome === 'delivered' ? at : null;
-      // Casts: Postgres reads the untyped parameters of a VALUES list as text.
-      return sql`(${row.id}, ${status}, cast(${attempt.status} as integer), ${attempt.body ?? attempt.error}, ${next}, ${deliveredAt}, ${at})`;
-    });
-    // Postgres: readDueRowsInIndexOrder for the claim that follows, in this round trip (set_config's third
-    // argument keeps it to the transaction; a planner setting applies from the next statement on).
-    const planner =
-      postgres && claimNext
-        ? sql`cross join (select set_config('enable_bitmapscan', 'off', true)) as planner`
-        : sql``;
-    const { rows } = await sql<{ id: string }>`
-      with ${postgres ? sql`inserted as (${insertAttempts}),` : sql``}
-        settled (id, status, response_status, response_body, next_attempt_at, delivered_at, updated_at)
-        as (values ${sql.join(states)})
-      update notifications set
-        status = settled.status,
-        attempts = notifications.attempts + 1,
-        response_status = settled.response_status,
-        response_body = settled.response_body,
-        claimed_by = null,
-        claim_expires_at = null,
-        updated_at = settled.updated_at,
-        next_attempt_at = coalesce(settled.next_attempt_at, notifications.next_attempt_at),
-        delivered_at = coalesce(settled.delivered_at, notifications.delivered_at)
-      from settled ${planner}
-      where notifications.id = settled.id
-        and notifications.claimed_by = ${this.instanceId}
-        and notifications.status = 'delivering'
-      returning notifications.id`.execute(trx);
+      attemptValues.push(
+        timeOrderedId(),
+        row.id,
+        attempt.attemptedAt.toISOString(),
+        attempt.durationMs,
+        attempt.status,
+        attempt.body,
+        attempt.error,
+      );
+      stateValues.push(
+        row.id,
+        verdict.outcome === 'retry_scheduled' ? 'pending' : verdict.outcome,
+        attempt.status,
+        attempt.body ?? attempt.error,
+        verdict.outcome === 'retry_scheduled' ? verdict.nextAttemptAt.toISOString() : null,
+        verdict.outcome === 'delivered' ? at : null,
+        at,
+      );
+    }
+    if (insert !== null) await trx.executeQuery(CompiledQuery.raw(insert, attemptValues));
+    const parameters =
+      insert === null
+        ? [...attemptValues, ...stateValues, this.instanceId]
+        : [...stateValues, this.instanceId];
+    const { rows } = await trx.executeQuery<{ id: string }>(CompiledQuery.raw(update, parameters));
     return new Set(rows.map((row) => row.id));
   }
 

@@ -157,6 +157,47 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     expect(delivered).toHaveLength(4);
   });
 
+  it('claims ahead for a receiver that keeps up even with every request of the global cap taken', async () => {
+    const cap = 2;
+    let answered = 0;
+    // Answers the first requests at once, then holds every request: every request slot stays taken.
+    const hook = await bench.receiver((_req, res) => {
+      if (answered >= 4) return;
+      answered++;
+      res.end('ok');
+    });
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    for (let i = 0; i < 30; i++) {
+      await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+    }
+    // The global cap is the origin's: a claim sized by the free requests alone would claim nothing ahead.
+    const deliverer = bench.newDeliverer({
+      concurrency: cap,
+      perHostConcurrency: cap,
+      timeoutMs: 30_000,
+      pollMs: 5,
+    });
+    const claimed = async () =>
+      (
+        await bench.store.db
+          .selectFrom('notifications')
+          .select('id')
+          .where('status', '=', 'delivering')
+          .execute()
+      ).length;
+    deliverer.start();
+    try {
+      await waitFor(() => hook.requests.length === 4 + cap);
+      await waitFor(async () => (await claimed()) === cap * (1 + BACKLOG_PER_SLOT));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await claimed()).toBe(cap * (1 + BACKLOG_PER_SLOT));
+      expect(hook.requests).toHaveLength(4 + cap);
+    } finally {
+      await deliverer.stop(AbortSignal.timeout(100));
+    }
+    expect(await claimed()).toBe(0);
+  });
+
   it('with every request of its global cap taken, claims again as soon as one ends, not at the next poll', async () => {
     const hook = await bench.receiver((_req, res) => {
       setTimeout(() => res.end('ok'), 20);

@@ -41,6 +41,31 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
     expect(attempts[0]).toMatchObject({ response_status: 200, response_body: 'ok', error: null });
   });
 
+  it('keeps the first 1,024 bytes of a long answer, and of one too long to drain, and delivers on after both', async () => {
+    let answer = 'x'.repeat(5_000);
+    const hook = await bench.receiver((_req, res) => res.writeHead(200).end(answer));
+    const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+    const deliverer = bench.newDeliverer();
+    deliverer.start();
+    try {
+      const kept = await bench.insertNotification({ webhookId });
+      await waitFor(async () => (await bench.notificationRow(kept.id)).status === 'delivered');
+      expect((await bench.notificationRow(kept.id)).response_body).toBe('x'.repeat(1_024));
+      // Past 64 KiB the rest is not read: the connection is dropped, and the next send opens another.
+      answer = `${'é'.repeat(600)}${'y'.repeat(200_000)}`;
+      const cut = await bench.insertNotification({ webhookId });
+      await waitFor(async () => (await bench.notificationRow(cut.id)).status === 'delivered');
+      const [attempt] = await bench.attemptRows(cut.id);
+      expect(attempt!.response_body).toBe('é'.repeat(512));
+      answer = 'ok';
+      const after = await bench.insertNotification({ webhookId });
+      await waitFor(async () => (await bench.notificationRow(after.id)).status === 'delivered');
+      expect((await bench.notificationRow(after.id)).response_body).toBe('ok');
+    } finally {
+      await deliverer.stop();
+    }
+  });
+
   it('at a stop, hands back unsent a delivery its receiver has not answered once the grace is over', async () => {
     // The receiver takes the POST and never answers; the request timeout is far away.
     const hook = await bench.receiver(() => undefined);
@@ -152,6 +177,9 @@ describe(`webhook delivery on ${testDatabase()}`, () => {
     const attempts = await bench.attemptRows(note.id);
     expect(attempts.map((a) => a.response_status)).toEqual([500, 500, 204]);
     expect(attempts.every((a) => a.duration_ms >= 0)).toBe(true);
+    // Attempt ids are time-ordered, so their index grows at its end: sorted by id as they were made.
+    expect(attempts.map((a) => a.id)).toEqual(attempts.map((a) => a.id).sort());
+    expect(attempts.every((a) => a.id[14] === '7')).toBe(true);
   });
 
   it('deliverNow sends a retried notification at once and reports the outcome', async () => {
