@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,26 +7,27 @@ import { Pool } from 'undici';
 import { startBackgroundRoles } from '../src/roles.ts';
 import { enqueueNotification } from '../src/webhooks/outbox.ts';
 import { freshDatabase, POSTGRES_URL, startGateway, type TestDatabase } from '../test/helpers/gateway.ts';
+import { startServerProcess } from './processes.ts';
 import { type Benchmark, type Measurement, percentile } from './types.ts';
 
 const NOTIFICATIONS = 5_000;
 const WATCHED = '0x52908400098527886E0F7030069857D2E4169EE7';
 
-/** A local receiver that keeps connections alive and answers 200 at once; counts what it got. */
+/** The receiver (bench/serve-receiver.ts) in its own process, so that its work is not counted as the gateway's. */
 async function startReceiver() {
-  let received = 0;
-  const server = http.createServer({ keepAliveTimeout: 30_000 }, (request, response) => {
-    request.resume();
-    request.on('end', () => {
-      received++;
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const server = await startServerProcess<{ url: string }>('bench/serve-receiver.ts');
+  const { url } = server.info;
+  const counter = new Pool(new URL(url).origin, { connections: 1 });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received: () => received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url,
+    received: async () => {
+      const { body } = await counter.request({ method: 'GET', path: '/count' });
+      return Number(await body.text());
+    },
+    close: async () => {
+      await counter.close();
+      await server.stop();
+    },
   };
 }
 
@@ -100,7 +99,7 @@ async function deliveriesOn(kind: 'sqlite' | 'postgres'): Promise<Measurement[]>
     });
     try {
       const baseline = await plainPosts(receiver.url, NOTIFICATIONS);
-      const before = receiver.received();
+      const before = await receiver.received();
       const { token, userId } = await gw.userToken('bench@example.com', 'enterprise');
       const hook = await gw.request('POST', '/api/v2/ethereum/webhooks', {
         token,
@@ -140,7 +139,7 @@ async function deliveriesOn(kind: 'sqlite' | 'postgres'): Promise<Measurement[]>
       const cpuBefore = process.cpuUsage();
       const roles = startBackgroundRoles(gw.ctx);
       try {
-        while (receiver.received() - before < NOTIFICATIONS) {
+        while ((await receiver.received()) - before < NOTIFICATIONS) {
           const sent = performance.now();
           const res = await gw.request('GET', '/api/account', { token });
           if (res.status !== 200) throw new Error(`GET /api/account answered ${res.status}`);
@@ -151,8 +150,8 @@ async function deliveriesOn(kind: 'sqlite' | 'postgres'): Promise<Measurement[]>
         await roles.stop();
       }
       const measured = NOTIFICATIONS / ((performance.now() - started) / 1000);
-      // This process's CPU time per delivery (receiver and API requests included): steadier than the rate
-      // on a machine shared with other work.
+      // This process's CPU time per delivery (the API requests included, the receiver's not): steadier
+      // than the rate on a machine shared with other work.
       const cpu = process.cpuUsage(cpuBefore);
       const cpuPerDelivery = (cpu.user + cpu.system) / NOTIFICATIONS;
       return [
