@@ -5,7 +5,7 @@ import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
 import { PreparedQuery } from '../store/prepared-query.ts';
 import type { Database } from '../store/schema.ts';
 import type { Dialect } from '../store/store.ts';
-import { nextPeriodStart, periodStart } from './periods.ts';
+import { currentPeriod, nextPeriodStart, periodStart } from './periods.ts';
 import { planFromRow } from './plans.ts';
 import { readRequestDays } from './request-days.ts';
 import { METER_FLUSH_MS, RequestMeter } from './request-meter.ts';
@@ -21,7 +21,8 @@ export type HeldCounter = (db: Kysely<Database>, userId: string) => Promise<numb
 /** What is left of each quota (null: unlimited), and when the period's counts start again. */
 export interface QuotasLeft {
   quotas: Record<MeteredResource | HeldResource, number | null>;
-  resetsAt: Date;
+  /** When the period's counts start again (ISO). */
+  resetsAt: string;
 }
 
 export interface Reservation {
@@ -86,7 +87,7 @@ export class QuotaService {
     if (knownPlan === undefined) return this.planOf(userId).then((plan) => this.reserve(userId, kind, plan));
     const plan = knownPlan;
     const now = this.now();
-    const start = periodStart(plan.period, now).toISOString();
+    const { start } = currentPeriod(plan.period, now);
     const limit = plan.quotas[kind];
     if (limit !== null && limit <= 0) throw this.exhausted(kind, plan, now);
     const reservation = { userId, kind, periodStart: start };
@@ -179,8 +180,7 @@ export class QuotaService {
   remaining(userId: string, knownPlan?: PlanConfig): MaybePromise<QuotasLeft> {
     if (knownPlan === undefined) return this.planOf(userId).then((plan) => this.remaining(userId, plan));
     const { quotas, period } = knownPlan;
-    const now = this.now();
-    const start = periodStart(period, now).toISOString();
+    const { start, next } = currentPeriod(period, this.now());
     // Requests as the meter counts them for the quota (no query once it holds the stored count); the
     // transactions from the database, where the plan limits them.
     const counted = quotas.requests === null ? 0 : this.requests.counted(userId, start);
@@ -192,7 +192,7 @@ export class QuotaService {
         transactions: left(quotas.transactions, transactions),
         ...held,
       },
-      resetsAt: nextPeriodStart(period, now),
+      resetsAt: next,
     });
     if (!readsUsage && quotas.addresses === null && quotas.webhooks === null) {
       return answer(counted ?? 0, 0, { addresses: null, webhooks: null });

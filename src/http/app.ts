@@ -17,6 +17,7 @@ import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { OneLinePerRequest } from './request-log.ts';
 import { lazyRequestLoggers } from './request-logger.ts';
+import { decorateRoutePattern } from './route-pattern.ts';
 import { accountRoutes } from './routes/account.ts';
 import { apiTokenRoutes } from './routes/api-tokens.ts';
 import { chainRoutes } from './routes/chain/index.ts';
@@ -66,6 +67,7 @@ export async function buildApp(
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  decorateRoutePattern(app);
   app.setValidatorCompiler(strictValidatorCompiler());
   app.setSerializerCompiler(cachedSerializerCompiler);
   checkAddressFields(app, { families: FAMILIES, settings: ctx.config.familySettings });

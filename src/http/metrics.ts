@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { RequestDurations } from './request-durations.ts';
+import { routePatternOf } from './route-pattern.ts';
 
 /** A metrics registry per process role; other modules add their own metrics to it. */
 export function createMetricsRegistry(): Registry {
@@ -15,7 +16,7 @@ export function instrumentRequests(app: FastifyInstance, registry: Registry): vo
   app.addHook('onResponse', (request, reply, done) => {
     durations.record(
       request.method,
-      request.routeOptions.url ?? 'unmatched',
+      routePatternOf(request) ?? 'unmatched',
       reply.statusCode,
       reply.elapsedTime / 1000,
     );

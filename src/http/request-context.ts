@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import { hasAccess, standingOf } from '../accounts/lifecycle.ts';
 import type { Reservation } from '../accounts/quotas.ts';
 import type { Identity } from '../accounts/users.ts';
@@ -56,18 +62,17 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
   const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
   /** Each step answers at once from memory where it can: a cached caller's request makes no promise. */
-  const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> => {
+  const admit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: FastifyContextConfig,
+  ): MaybePromise<void> => {
     request.network = networkOf(request);
     const { params } = request;
     const chain =
       typeof params === 'object' && params !== null && 'chain' in params ? params.chain : undefined;
     if (typeof chain === 'string' && !ctx.registry.supports(chain))
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
-    // Unknown paths have no route config: they answer 404/405 without asking for a token. Read once:
-    // Fastify builds the route's options anew on every read.
-    const route = request.routeOptions;
-    if (route.url === undefined) return;
-    const { config } = route;
     return thenOrNow(authenticate(request, ctx.users, ctx.sessions), ({ identity, by, tokenId }) => {
       const { userId, plan, terms } = identity;
       // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
@@ -86,24 +91,31 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       });
     });
   };
-  // A callback hook: Fastify makes no promise of its own for a request `admit` answers at once.
-  const identify: onRequestHookHandler = (request, reply, done) => {
-    let admitted: MaybePromise<void>;
-    try {
-      admitted = admit(request, reply);
-    } catch (error) {
-      return done(asError(error));
-    }
-    if (admitted instanceof Promise)
-      admitted.then(
-        () => done(),
-        (error: unknown) => done(asError(error)),
-      );
-    else done();
+  /**
+   * One route's hook, which knows the route's options (`request.routeOptions` builds them anew on every
+   * read). A callback: Fastify makes no promise of its own for a request `admit` answers at once.
+   */
+  const identifyOn = (config: FastifyContextConfig): onRequestHookHandler => {
+    const identify: onRequestHookHandler = (request, reply, done) => {
+      let admitted: MaybePromise<void>;
+      try {
+        admitted = admit(request, reply, config);
+      } catch (error) {
+        return done(asError(error));
+      }
+      if (admitted instanceof Promise)
+        admitted.then(
+          () => done(),
+          (error: unknown) => done(asError(error)),
+        );
+      else done();
+    };
+    return identify;
   };
   // Health, the document and its reference page read neither the network nor a token: they pay no hook.
+  // Unknown paths have no route: they answer 404/405 without asking for a token.
   app.addHook('onRoute', (route) => {
-    if (route.config?.public !== true) addRouteHook(route, 'onRequest', identify);
+    if (route.config?.public !== true) addRouteHook(route, 'onRequest', identifyOn(route.config ?? {}));
   });
 
   app.addHook('onError', async (request, _reply, error) => {

@@ -1,6 +1,7 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { scrubString } from '../logger.ts';
 import { type RequestLineFields, writeRequestLine } from './request-line.ts';
+import { routePatternOf } from './route-pattern.ts';
 
 /** An unknown path is logged as it came, cut short: it may be anything a client typed. */
 const MAX_LOGGED_PATH = 120;
@@ -43,7 +44,7 @@ function fieldsOf({ userId, ...rest }: RequestLineFields): Record<string, unknow
 
 /** The route pattern (`/api/v2/tron/addresses/:address`); for an unknown route, the path without its query. */
 function routeOf(request: FastifyRequest): string {
-  const pattern = request.routeOptions.url;
+  const pattern = routePatternOf(request);
   if (pattern !== undefined) return pattern;
   const path = request.url.split('?')[0] ?? '/';
   return scrubString(path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path);

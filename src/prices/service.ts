@@ -6,6 +6,7 @@
  */
 import { AmountError, MAX_DECIMALS, parseAmount } from '../chains/amount.ts';
 import { ApiError, invalidField } from '../errors.ts';
+import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
 import { type CachedQuote, QuoteCache } from './cache.ts';
 import { convert, fiatWorth, priceWorth, UNIT_WORTH, type Worth } from './conversion.ts';
 import {
@@ -127,9 +128,9 @@ export class PriceService {
     return this.#views(resolveSymbolList(symbols), resolveCurrency(currency));
   }
 
-  async price(symbol: string, currency = 'usd'): Promise<PriceView> {
-    const [view] = await this.#views([resolveSymbol(symbol)], resolveCurrency(currency));
-    return view!;
+  /** At once when the quote is cached: the answer of nearly every request. */
+  price(symbol: string, currency = 'usd'): MaybePromise<PriceView> {
+    return thenOrNow(this.#views([resolveSymbol(symbol)], resolveCurrency(currency)), ([view]) => view!);
   }
 
   /** `amount` of `from` in `to`; each side a known symbol or a fiat code. */
@@ -221,28 +222,37 @@ export class PriceService {
     await Promise.allSettled([this.#refreshing, ...this.#providers.map((provider) => provider.close?.())]);
   }
 
-  async #views(symbols: PriceSymbol[], currency: QuoteCurrency): Promise<PriceView[]> {
+  #views(symbols: PriceSymbol[], currency: QuoteCurrency): MaybePromise<PriceView[]> {
     if (currency.kind === 'fiat') {
-      const quotes = await this.#quotes(symbols, currency.code, 'currency');
-      return symbols.map((symbol) => quoteView(quotes.get(symbol)!));
+      return thenOrNow(this.#quotes(symbols, currency.code, 'currency'), (quotes) =>
+        symbols.map((symbol) => quoteView(quotes.get(symbol)!)),
+      );
     }
     // A coin as the currency: a cross rate through USD.
     const base = currency.symbol;
-    const quotes = await this.#quotes([...new Set([...symbols, base])], 'usd', 'currency');
-    const divisor = quotes.get(base)!;
-    return symbols.map((symbol) => crossView(quotes.get(symbol)!, divisor, base));
+    return thenOrNow(this.#quotes([...new Set([...symbols, base])], 'usd', 'currency'), (quotes) => {
+      const divisor = quotes.get(base)!;
+      return symbols.map((symbol) => crossView(quotes.get(symbol)!, divisor, base));
+    });
   }
 
   /** Cached or fetched quotes for every symbol. @throws ApiError 503 when one was never known. */
-  async #quotes(symbols: PriceSymbol[], fiat: string, field: string): Promise<Map<PriceSymbol, CachedQuote>> {
+  #quotes(symbols: PriceSymbol[], fiat: string, field: string): MaybePromise<Map<PriceSymbol, CachedQuote>> {
     this.#requireOffered(fiat, field);
     if (this.#watched.size < 64) this.#watched.add(fiat);
     const needed = symbols.filter((symbol) => this.#cache.needsFetch(symbol, fiat));
-    if (needed.length > 0) {
-      const running = this.#inflight.get(fiat);
-      if (running && needed.every((symbol) => running.symbols.has(symbol))) await running.done;
-      else await this.#fetch(needed, fiat);
-    }
+    // Every quote cached: at once, without a promise.
+    if (needed.length === 0) return this.#cached(symbols, fiat);
+    const running = this.#inflight.get(fiat);
+    const fetched =
+      running && needed.every((symbol) => running.symbols.has(symbol))
+        ? running.done
+        : this.#fetch(needed, fiat);
+    return fetched.then(() => this.#cached(symbols, fiat));
+  }
+
+  /** The cached quote of every symbol. @throws ApiError 503 when one was never known. */
+  #cached(symbols: PriceSymbol[], fiat: string): Map<PriceSymbol, CachedQuote> {
     const out = new Map<PriceSymbol, CachedQuote>();
     for (const symbol of symbols) {
       const cached = this.#cache.get(symbol, fiat);

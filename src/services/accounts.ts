@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { standingOf } from '../accounts/lifecycle.ts';
+import { hasAccess } from '../accounts/lifecycle.ts';
 import type { QuotaService } from '../accounts/quotas.ts';
 import { type Identity, identityOf, identityQuery } from '../accounts/users.ts';
 import type { PlanConfig } from '../config.ts';
@@ -55,13 +55,13 @@ export class AccountService {
   info({ userId, plan, terms, billing }: Identity): MaybePromise<AccountInfo> {
     return thenOrNow(this.quotas.remaining(userId, plan), ({ quotas, resetsAt }) => {
       const now = this.now();
-      const ended = terms.endsAt !== null && terms.endsAt <= now.toISOString();
+      const ended = terms.endsAt !== null && Date.parse(terms.endsAt) <= now.getTime();
       return {
         plan: terms.plan.toUpperCase(),
-        is_subscribed: String(standingOf(terms, now, this.graceMs).active),
+        is_subscribed: String(hasAccess(terms, now.getTime(), this.graceMs)),
         is_yearly: billing.is_yearly,
         ends_at: terms.endsAt,
-        quota_reset: resetsAt.toISOString(),
+        quota_reset: resetsAt,
         status: ended && terms.status === 'active' ? 'expired' : terms.status,
         payment_method: billing.payment_method,
         crypto_payment: {

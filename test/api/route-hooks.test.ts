@@ -25,6 +25,7 @@ const BODY_AND_KEY_HOOKS = [
   'markBodyParsed',
   'checkIdempotencyKeyForm',
   'claimIdempotencyKey',
+  'stopRenewal',
 ];
 
 describe('per-route hooks', () => {
@@ -36,11 +37,12 @@ describe('per-route hooks', () => {
   it('an authenticated GET authenticates, and runs no body or key hook', () => {
     const hooks = hooksOf('GET', '/api/account');
     expect(hooks).toContain('identify');
-    for (const name of BODY_AND_KEY_HOOKS) expect(hooks).not.toContain(name);
+    // It reads no text from the request: no path parameter, query or body to hold a NUL.
+    for (const name of [...BODY_AND_KEY_HOOKS, 'refuseNul']) expect(hooks).not.toContain(name);
   });
 
   it('an authenticated POST that creates something runs every one of them', () => {
     const hooks = hooksOf('POST', '/api/v2/webhooks');
-    for (const name of ['identify', ...BODY_AND_KEY_HOOKS]) expect(hooks).toContain(name);
+    for (const name of ['identify', 'refuseNul', ...BODY_AND_KEY_HOOKS]) expect(hooks).toContain(name);
   });
 });

@@ -58,9 +58,10 @@ function clock(start = Date.parse('2025-01-01T00:00:00Z')) {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+/** The ApiError `call` throws or rejects with (a read from the cache answers, and refuses, at once). */
+async function apiError(call: () => unknown): Promise<ApiError> {
   try {
-    await promise;
+    await call();
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;
@@ -159,11 +160,11 @@ describe('PriceService cache and staleness', () => {
     const down = new ScriptedProvider('down', { usd: USD });
     down.failing = true;
     const service = new PriceService({ providers: [down] });
-    const error = await apiError(service.prices(undefined));
+    const error = await apiError(() => service.prices(undefined));
     expect([error.status, error.message]).toEqual([503, 'Prices unavailable']);
     // A provider that answers but does not know the symbol is the same: nothing known.
     const partial = new PriceService({ providers: [new ScriptedProvider('partial', { usd: { BTC: '1' } })] });
-    expect((await apiError(partial.prices('BTC,SOL'))).status).toBe(503);
+    expect((await apiError(() => partial.prices('BTC,SOL'))).status).toBe(503);
   });
 
   it('shares one provider round between concurrent requests', async () => {
@@ -193,10 +194,10 @@ describe('PriceService cache and staleness', () => {
     const service = new PriceService({
       providers: [new ScriptedProvider('p', { usd: USD }, ['usd', 'eur'])],
     });
-    const currency = await apiError(service.price('BTC', 'jpy'));
+    const currency = await apiError(() => service.price('BTC', 'jpy'));
     expect([currency.status, currency.errors[0]?.field]).toEqual([422, 'currency']);
-    expect((await apiError(service.price('BTC', 'dollars'))).status).toBe(422);
-    const unknown = await apiError(service.price('DOGE'));
+    expect((await apiError(() => service.price('BTC', 'dollars'))).status).toBe(422);
+    const unknown = await apiError(() => service.price('DOGE'));
     expect([unknown.status, unknown.message]).toEqual([404, 'Unknown symbol']);
   });
 
@@ -255,12 +256,12 @@ describe('PriceService conversion', () => {
   it('refuses bad amounts (422) and unknown assets (404)', async () => {
     const service = local();
     for (const amount of ['abc', '-1', '1e', '0.0000000000000000000000000000001', '']) {
-      const error = await apiError(service.convert('BTC', 'USD', amount));
+      const error = await apiError(() => service.convert('BTC', 'USD', amount));
       expect([error.status, error.errors[0]?.field], amount).toEqual([422, 'amount']);
     }
     expect(await service.convert('BTC', 'USD', '0')).toMatchObject({ result: '0' });
-    expect((await apiError(service.convert('DOGE', 'USD', '1'))).message).toBe('Unknown symbol');
-    expect((await apiError(service.convert('BTC', 'XYZ', '1'))).message).toBe('Unknown symbol');
+    expect((await apiError(() => service.convert('DOGE', 'USD', '1'))).message).toBe('Unknown symbol');
+    expect((await apiError(() => service.convert('BTC', 'XYZ', '1'))).message).toBe('Unknown symbol');
   });
 });
 
@@ -282,11 +283,13 @@ describe('PriceService history', () => {
     charts.failing = true;
     time.advance(600_000);
     expect(await service.history('BTC', 'usd', 1)).toHaveLength(2);
-    expect((await apiError(service.history('BTC', 'usd', 7))).message).toBe('Price history unavailable');
+    expect((await apiError(() => service.history('BTC', 'usd', 7))).message).toBe(
+      'Price history unavailable',
+    );
     for (const days of [0, 366, 1.5]) {
-      const error = await apiError(service.history('BTC', 'usd', days));
+      const error = await apiError(() => service.history('BTC', 'usd', days));
       expect([error.status, error.errors[0]?.field]).toEqual([422, 'days']);
     }
-    expect((await apiError(service.history('BTC', 'eth', 1))).status).toBe(422);
+    expect((await apiError(() => service.history('BTC', 'eth', 1))).status).toBe(422);
   });
 });

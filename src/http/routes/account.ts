@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../app-context.ts';
+import { thenOrNow } from '../../maybe-promise.ts';
 import { sendOk } from '../envelope.ts';
 import { routeSchema } from '../route-schema.ts';
 
@@ -86,12 +87,15 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         whileLapsed: true,
       }),
     },
-    async (request, reply) => {
+    // Without a promise where the overview is at hand (a plan that limits nothing but requests).
+    (request, reply) => {
       const { identity } = request;
       if (identity === null) throw new Error('GET /api/account ran without authentication');
-      const info = await ctx.accounts.info(identity);
-      const sponsored_fees = await ctx.sponsorship.allowances(identity.userId, identity.plan);
-      return sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched');
+      return thenOrNow(ctx.accounts.info(identity), (info) =>
+        thenOrNow(ctx.sponsorship.allowances(identity.userId, identity.plan), (sponsored_fees) =>
+          sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched'),
+        ),
+      );
     },
   );
 

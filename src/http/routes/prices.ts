@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { thenOrNow } from '../../maybe-promise.ts';
 import { MAX_HISTORY_DAYS, type PriceService } from '../../prices/service.ts';
 import { PRICE_SYMBOLS, SYMBOL_ALIASES } from '../../prices/symbols.ts';
 import { sendOk } from '../envelope.ts';
@@ -110,13 +111,11 @@ export const pricesRoutes: FastifyPluginAsyncTypebox<{ prices: PriceService }> =
         errors: [404, 503],
       }),
     },
-    async (request, reply) => {
-      return sendOk(
-        reply,
-        await prices.price(request.params.symbol, request.query.currency),
-        'Price fetched',
-      );
-    },
+    // Without a promise where the quote is cached, as it is for nearly every request.
+    (request, reply) =>
+      thenOrNow(prices.price(request.params.symbol, request.query.currency), (view) =>
+        sendOk(reply, view, 'Price fetched'),
+      ),
   );
 
   app.get(
