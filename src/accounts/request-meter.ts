@@ -30,7 +30,8 @@ export const METER_FLUSH_MS = 250;
  * what they last read, so together they may overshoot a limit by what the others took within one interval.
  */
 export class RequestMeter {
-  private readonly counts = new Map<string, Count>();
+  /** By user, then by period start: looked up by the strings themselves, with no key made per request. */
+  private readonly counts = new Map<string, Map<string, Count>>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -78,14 +79,14 @@ export class RequestMeter {
    * with this process's since), or null when this process holds no stored count for them.
    */
   counted(userId: string, periodStart: string): number | null {
-    const count = this.counts.get(key(userId, periodStart));
+    const count = this.counts.get(userId)?.get(periodStart);
     if (count === undefined || count.stored === null) return null;
     return count.stored + count.writing + count.unwritten;
   }
 
   /** Units this process took (net) that the database does not hold yet. */
   unwritten(userId: string, periodStart: string): number {
-    const count = this.counts.get(key(userId, periodStart));
+    const count = this.counts.get(userId)?.get(periodStart);
     return count === undefined ? 0 : count.unwritten + count.writing;
   }
 
@@ -112,11 +113,15 @@ export class RequestMeter {
   }
 
   private countOf(userId: string, periodStart: string): Count {
-    const id = key(userId, periodStart);
-    let count = this.counts.get(id);
+    let periods = this.counts.get(userId);
+    if (periods === undefined) {
+      periods = new Map();
+      this.counts.set(userId, periods);
+    }
+    let count = periods.get(periodStart);
     if (count === undefined) {
       count = { userId, periodStart, stored: null, unwritten: 0, writing: 0, loading: null, waiting: 0 };
-      this.counts.set(id, count);
+      periods.set(periodStart, count);
     }
     return count;
   }
@@ -141,16 +146,26 @@ export class RequestMeter {
     this.timer.unref();
   }
 
+  *#allCounts(): Generator<Count> {
+    for (const periods of this.counts.values()) yield* periods.values();
+  }
+
+  #forget({ userId, periodStart }: Count): void {
+    const periods = this.counts.get(userId);
+    periods?.delete(periodStart);
+    if (periods?.size === 0) this.counts.delete(userId);
+  }
+
   /**
    * Adds each count's pending units in one statement per user and keeps the total it answers. A count with
    * nothing pending is dropped, so the next request reads the database afresh (other instances' units).
    */
   private async write(): Promise<void> {
     let failed: unknown = null;
-    for (const [id, count] of this.counts) {
+    for (const count of this.#allCounts()) {
       const delta = count.unwritten;
       if (delta === 0) {
-        if (count.waiting === 0) this.counts.delete(id);
+        if (count.waiting === 0) this.#forget(count);
         continue;
       }
       count.unwritten -= delta;
@@ -196,8 +211,4 @@ export class RequestMeter {
     }
     if (failed !== null) throw failed;
   }
-}
-
-function key(userId: string, periodStart: string): string {
-  return `${userId}|${periodStart}`;
 }

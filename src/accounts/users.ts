@@ -104,7 +104,8 @@ export function identityOf(
 interface TokenRow {
   identity: Identity;
   secretHash: Buffer;
-  lastUsedAt: string | null;
+  /** When the token's use was last recorded (ms since the epoch; NaN for never). */
+  lastUsedMs: number;
 }
 
 /** Users, their subscription and their API tokens. */
@@ -331,7 +332,7 @@ export class UserDirectory {
     const kept = {
       identity: identityOf(row),
       secretHash: storedHash(row.secret_hash),
-      lastUsedAt: row.last_used_at,
+      lastUsedMs: row.last_used_at === null ? Number.NaN : Date.parse(row.last_used_at),
     };
     this.#tokens.set(id, kept, generation);
     return kept;
@@ -340,11 +341,11 @@ export class UserDirectory {
   /** Records use at most once a minute, so authentication is not a write per request (undefined: not now). */
   private touchToken(id: string, row: TokenRow): Promise<void> | undefined {
     const now = this.now();
-    if (row.lastUsedAt !== null && now.getTime() - Date.parse(row.lastUsedAt) < 60_000) return undefined;
-    row.lastUsedAt = now.toISOString();
+    if (now.getTime() - row.lastUsedMs < 60_000) return undefined;
+    row.lastUsedMs = now.getTime();
     return this.db
       .updateTable('api_tokens')
-      .set({ last_used_at: row.lastUsedAt })
+      .set({ last_used_at: now.toISOString() })
       .where('id', '=', id)
       .execute()
       .then(() => undefined);
