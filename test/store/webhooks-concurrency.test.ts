@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { BACKLOG_PER_SLOT } from '../../src/webhooks/origin-slots.ts';
@@ -219,6 +220,59 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     }
     expect(hook.requests).toHaveLength(8);
   });
+
+  // SQLite records a batch and claims the next rows in one transaction (one writer): there, claims wait.
+  it.runIf(testDatabase() === 'postgres')(
+    'on Postgres claims go on while the attempts wait for their record',
+    async () => {
+      const hook = await bench.receiver();
+      const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+      const count = 200;
+      for (let i = 0; i < count; i++) {
+        await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+      }
+      // Another connection holds the attempts' table: every record waits, claims do not touch it.
+      const locker = await bench.openAnotherStore();
+      let unlock = () => {};
+      const unlocked = new Promise<void>((resolve) => {
+        unlock = resolve;
+      });
+      let locked = () => {};
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holding = locker.db.transaction().execute(async (trx) => {
+        await sql`lock table notification_attempts in exclusive mode`.execute(trx);
+        locked();
+        await unlocked;
+      });
+      await lockTaken;
+      const deliverer = bench.newDeliverer({ timeoutMs: 30_000 });
+      deliverer.start();
+      try {
+        // Claims waiting for a record stopped at the first claim's rows (the cap, 16).
+        await waitFor(async () => hook.requests.length === count);
+      } finally {
+        unlock();
+        await holding;
+      }
+      try {
+        await waitFor(async () => {
+          const delivered = await bench.store.db
+            .selectFrom('notifications')
+            .select('id')
+            .where('status', '=', 'delivered')
+            .execute();
+          return delivered.length === count;
+        });
+      } finally {
+        await deliverer.stop();
+      }
+      const attempts = await bench.store.db.selectFrom('notification_attempts').select('id').execute();
+      expect(attempts).toHaveLength(count);
+      expect(hook.countsById().size).toBe(count);
+    },
+  );
 
   it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {
     const hook = await bench.receiver();
