@@ -26,11 +26,6 @@ export const DEFAULT_ORIGIN_CONCURRENCY = 16;
 /** Batches of attempts a deliverer on Postgres writes at once. */
 const POSTGRES_PARALLEL_WRITES = 4;
 /**
- * On Postgres, rows are claimed again for an origin that keeps up once this many of its cap could be
- * claimed: its backlog then still holds the rest, which the requests go on with while the claim runs.
- */
-const REFILL_AFTER_CAPS = 2;
-/**
  * On Postgres, claims pause while this many answers (in requests of the global cap) wait for their record:
  * claims no longer wait for records, and a database that records slowly must not let them pile up.
  */
@@ -100,11 +95,12 @@ export class OutboxDeliverer {
   private loopClaim: Promise<boolean> | null = null;
   /**
    * Postgres: claims run on their own beside the records (which only record), as soon as an origin that
-   * keeps up can take REFILL_AFTER_CAPS caps more: riding on a record, a claim waited for that record's
+   * keeps up has half the rows it may hold ahead left: riding on a record, a claim waited for that record's
    * statement and for a batch to start, and the backlog ran dry meanwhile. SQLite has one writer, and
    * there a record and the next claim share one transaction.
    */
   private readonly claimsBesideRecords: boolean;
+  /** Rows waiting for an origin that keeps up at or below which a claim refills them (Postgres). */
   private readonly refillBelow: number;
   /** A row waiting in the backlog is sent only while its claim outlasts the request by this much. */
   private readonly sendableForMs: number;
@@ -143,7 +139,8 @@ export class OutboxDeliverer {
       now,
     });
     this.claimsBesideRecords = options.store.dialect === 'postgres';
-    this.refillBelow = perHostConcurrency * (BACKLOG_PER_SLOT - REFILL_AFTER_CAPS);
+    // Half: the claim is of some size (each costs a transaction), and the other half lasts while it runs.
+    this.refillBelow = (perHostConcurrency * BACKLOG_PER_SLOT) / 2;
     this.records = new AttemptBatches((attempts) => this.recordAndClaim(attempts), {
       moreExpected: () => this.awaitingAnswers > 0,
       // Postgres commits the transactions of several connections at once, each waiting on its WAL
@@ -263,7 +260,7 @@ export class OutboxDeliverer {
     return claimNow || this.woken || this.backlog.size === 0 || (!this.drained && this.runsLow());
   }
 
-  /** An origin that keeps up has room for REFILL_AFTER_CAPS caps of rows. */
+  /** An origin that keeps up is down to refillBelow rows waiting. */
   private runsLow(): boolean {
     for (const origin of this.backlog.origins()) {
       if (this.slots.keepsUp(origin) && this.backlog.waitingFor(origin) <= this.refillBelow) return true;
