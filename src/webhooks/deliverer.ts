@@ -87,8 +87,10 @@ export class OutboxDeliverer {
   private readonly backlog = new OriginBacklog<Claimed>();
   /** A claim is under way (the loop's, or on SQLite a record's): one at a time, so each sees the slots right. */
   private claiming = false;
-  /** The last claim found no row: an origin running low waits for rows committed or the poll. */
+  /** The last claim had room for origins that keep up and found no row: they wait for rows committed or the poll. */
   private drained = false;
+  /** Postgres: an answer freed a slot that no row waits for; the next claim (after its record) is for it. */
+  private hungry = false;
   /** A claim was skipped for want of room: the next delivery to end wakes the loop. */
   private starved = false;
   /** The loop's claim under way, which a record waits for before it claims in its own transaction. */
@@ -224,8 +226,10 @@ export class OutboxDeliverer {
       if (request !== null) {
         this.claiming = true;
         this.woken = false;
+        this.hungry = false;
+        const roomAhead = this.slots.roomAhead((origin) => this.backlog.waitingFor(origin));
         const claim: Promise<boolean> = this.queue.claimDue(request.limit, request.room).then((rows) => {
-          this.drained = rows.length === 0;
+          this.drained = rows.length === 0 && roomAhead;
           return this.take(rows, request);
         });
         this.loopClaim = claim;
@@ -252,12 +256,14 @@ export class OutboxDeliverer {
   /**
    * Whether the loop claims now. On SQLite, attempts being recorded claim what follows them in their own
    * transaction: the loop leaves it to them. On Postgres the loop alone claims, when rows were committed,
-   * the backlog is empty, or an origin that keeps up runs low (unless the last claim found nothing due).
+   * the backlog is empty, an answer freed a slot no row waits for, or an origin that keeps up runs low
+   * (unless a claim that had room for such origins found nothing due).
    */
   private mayClaim(claimNow: boolean): boolean {
     if (!this.claimsBesideRecords) return !this.records.busy;
     if (this.records.unrecorded >= this.concurrency * UNRECORDED_PER_REQUEST) return false;
-    return claimNow || this.woken || this.backlog.size === 0 || (!this.drained && this.runsLow());
+    if (claimNow || this.woken || this.hungry || this.backlog.size === 0) return true;
+    return !this.drained && this.runsLow();
   }
 
   /** An origin that keeps up is down to refillBelow rows waiting. */
@@ -438,6 +444,7 @@ export class OutboxDeliverer {
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
+      if (this.backlog.waitingFor(origin) === 0) this.hungry = true;
       this.slots.free(origin);
       this.requesting--;
       this.pump();

@@ -274,6 +274,34 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     },
   );
 
+  it('claims for a receiver whose slots free up while a prompt one holds a full backlog', async () => {
+    // The prompt receiver answers its first requests and then holds the rest: its backlog stays full.
+    let answered = 0;
+    const held = await bench.receiver((_req, res) => {
+      if (answered >= 8) return;
+      answered++;
+      res.end('ok');
+    });
+    // The other answers at once, with an error: it never keeps up, so nothing is claimed ahead for it.
+    const failing = await bench.receiver((_req, res) => res.writeHead(500).end());
+    const heldHook = await bench.insertWebhook({ url: held.url });
+    const failingHook = await bench.insertWebhook({ url: failing.url });
+    const failingCount = 30;
+    for (let i = 0; i < 100; i++) {
+      const nextAttemptAt = new Date(Date.now() - 60_000 + i);
+      await bench.insertNotification({ webhookId: heldHook.id, nextAttemptAt });
+      if (i < failingCount) await bench.insertNotification({ webhookId: failingHook.id, nextAttemptAt });
+    }
+    // No poll to fall back on: each claim for the failing receiver follows its answers.
+    const deliverer = bench.newDeliverer({ perHostConcurrency: 8, timeoutMs: 30_000, pollMs: 60_000 });
+    deliverer.start();
+    try {
+      await waitFor(async () => failing.requests.length === failingCount);
+    } finally {
+      await deliverer.stop(AbortSignal.timeout(100));
+    }
+  });
+
   it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {
     const hook = await bench.receiver();
     const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
