@@ -11,6 +11,32 @@ async function statusOf(id: string): Promise<string> {
   return (await bench.notificationRow(id)).status;
 }
 
+/**
+ * Another connection holds the attempts' table until the returned function is called: every record waits,
+ * claims do not touch it.
+ */
+async function holdAttemptsTable(): Promise<() => Promise<void>> {
+  const locker = await bench.openAnotherStore();
+  let unlock = () => {};
+  const unlocked = new Promise<void>((resolve) => {
+    unlock = resolve;
+  });
+  let locked = () => {};
+  const lockTaken = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const holding = locker.db.transaction().execute(async (trx) => {
+    await sql`lock table notification_attempts in exclusive mode`.execute(trx);
+    locked();
+    await unlocked;
+  });
+  await lockTaken;
+  return async () => {
+    unlock();
+    await holding;
+  };
+}
+
 describe(`webhook delivery under load on ${testDatabase()}`, () => {
   it('delivers to a healthy receiver promptly while a dead one times out', async () => {
     const timeoutMs = 1_500;
@@ -231,30 +257,14 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
       for (let i = 0; i < count; i++) {
         await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
       }
-      // Another connection holds the attempts' table: every record waits, claims do not touch it.
-      const locker = await bench.openAnotherStore();
-      let unlock = () => {};
-      const unlocked = new Promise<void>((resolve) => {
-        unlock = resolve;
-      });
-      let locked = () => {};
-      const lockTaken = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const holding = locker.db.transaction().execute(async (trx) => {
-        await sql`lock table notification_attempts in exclusive mode`.execute(trx);
-        locked();
-        await unlocked;
-      });
-      await lockTaken;
+      const release = await holdAttemptsTable();
       const deliverer = bench.newDeliverer({ timeoutMs: 30_000 });
       deliverer.start();
       try {
         // Claims waiting for a record stopped at the first claim's rows (the cap, 16).
         await waitFor(async () => hook.requests.length === count);
       } finally {
-        unlock();
-        await holding;
+        await release();
       }
       try {
         await waitFor(async () => {
@@ -271,6 +281,35 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
       const attempts = await bench.store.db.selectFrom('notification_attempts').select('id').execute();
       expect(attempts).toHaveLength(count);
       expect(hook.countsById().size).toBe(count);
+    },
+  );
+
+  it.runIf(testDatabase() === 'postgres')(
+    'on Postgres stops claiming while four times its global cap of answers wait for their record',
+    async () => {
+      const hook = await bench.receiver();
+      const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+      const count = 200;
+      for (let i = 0; i < count; i++) {
+        await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+      }
+      const release = await holdAttemptsTable();
+      const cap = 4;
+      const deliverer = bench.newDeliverer({ concurrency: 4, perHostConcurrency: cap, timeoutMs: 30_000 });
+      deliverer.start();
+      try {
+        await waitFor(async () => hook.requests.length >= 16);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // 16 answers awaiting their record stop the claims; the rows claimed by then are still sent.
+        expect(hook.requests.length).toBeLessThanOrEqual(16 + cap * (1 + BACKLOG_PER_SLOT));
+      } finally {
+        await release();
+      }
+      try {
+        await waitFor(async () => hook.requests.length === count);
+      } finally {
+        await deliverer.stop();
+      }
     },
   );
 
