@@ -38,6 +38,8 @@ export class AttemptBatches<Attempt> {
   private timer: NodeJS.Timeout | null = null;
   /** Batches being written. */
   private writes = 0;
+  /** Attempts in the batches being written. */
+  private writing = 0;
 
   constructor(
     private readonly write: WriteAttempts<Attempt>,
@@ -50,6 +52,11 @@ export class AttemptBatches<Attempt> {
       this.waiting.push({ attempt, resolve, reject });
       this.schedule();
     });
+  }
+
+  /** Attempts waiting or being written. */
+  get unrecorded(): number {
+    return this.waiting.length + this.writing;
   }
 
   /** Attempts are waiting or being written. */
@@ -82,8 +89,10 @@ export class AttemptBatches<Attempt> {
     while (this.waiting.length > 0 && this.writes < (this.options.parallel ?? 1)) {
       const batch = this.waiting.splice(0, MAX_BATCH);
       this.writes++;
+      this.writing += batch.length;
       void this.writeBatch(batch).finally(() => {
         this.writes--;
+        this.writing -= batch.length;
         this.drain();
       });
     }

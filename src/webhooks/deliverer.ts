@@ -25,6 +25,11 @@ export const DEFAULT_ORIGIN_CONCURRENCY = 16;
 
 /** Batches of attempts a deliverer on Postgres writes at once. */
 const POSTGRES_PARALLEL_WRITES = 4;
+/**
+ * On Postgres, claims pause while this many answers (in requests of the global cap) wait for their record:
+ * claims no longer wait for records, and a database that records slowly must not let them pile up.
+ */
+const UNRECORDED_PER_REQUEST = 4;
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'retry_scheduled';
 
@@ -69,8 +74,9 @@ interface ClaimRequest {
  * expiry, so another instance takes over the rows of one that died. Deliveries run concurrently under a
  * global and a per-origin cap; a saturated origin's webhooks are left out of the next claims, so a slow
  * or dead endpoint never holds up the others. The attempts that finish together are recorded in one
- * transaction that also claims the rows to send next; for a receiver that keeps up, rows are claimed
- * ahead and wait for a slot (origin-slots.ts), so the requests go on while that transaction commits.
+ * transaction, which on SQLite also claims the rows to send next (on Postgres the claims run beside the
+ * records); for a receiver that keeps up, rows are claimed ahead and wait for a slot (origin-slots.ts), so
+ * the requests go on while the database works.
  */
 export class OutboxDeliverer {
   private readonly queue: DeliveryQueue;
@@ -79,12 +85,25 @@ export class OutboxDeliverer {
   private readonly slots: OriginSlots;
   /** Claimed rows waiting for a slot of their origin. */
   private readonly backlog = new OriginBacklog<Claimed>();
-  /** A claim is under way (the loop's or one beside a record): one at a time, so each sees the slots right. */
+  /** A claim is under way (the loop's, or on SQLite a record's): one at a time, so each sees the slots right. */
   private claiming = false;
+  /** The last claim had room for origins that keep up and found no row: they wait for rows committed or the poll. */
+  private drained = false;
+  /** Postgres: an answer freed a slot that no row waits for; the next claim (after its record) is for it. */
+  private hungry = false;
   /** A claim was skipped for want of room: the next delivery to end wakes the loop. */
   private starved = false;
   /** The loop's claim under way, which a record waits for before it claims in its own transaction. */
   private loopClaim: Promise<boolean> | null = null;
+  /**
+   * Postgres: claims run on their own beside the records (which only record), as soon as an origin that
+   * keeps up has half the rows it may hold ahead left: riding on a record, a claim waited for that record's
+   * statement and for a batch to start, and the backlog ran dry meanwhile. SQLite has one writer, and
+   * there a record and the next claim share one transaction.
+   */
+  private readonly claimsBesideRecords: boolean;
+  /** Rows waiting for an origin that keeps up at or below which a claim refills them (Postgres). */
+  private readonly refillBelow: number;
   /** A row waiting in the backlog is sent only while its claim outlasts the request by this much. */
   private readonly sendableForMs: number;
   private readonly now: () => Date;
@@ -121,6 +140,9 @@ export class OutboxDeliverer {
       planGraceMs: options.planGraceMs ?? 0,
       now,
     });
+    this.claimsBesideRecords = options.store.dialect === 'postgres';
+    // Half: the claim is of some size (each costs a transaction), and the other half lasts while it runs.
+    this.refillBelow = (perHostConcurrency * BACKLOG_PER_SLOT) / 2;
     this.records = new AttemptBatches((attempts) => this.recordAndClaim(attempts), {
       moreExpected: () => this.awaitingAnswers > 0,
       // Postgres commits the transactions of several connections at once, each waiting on its WAL
@@ -179,6 +201,7 @@ export class OutboxDeliverer {
    */
   wakeUp(): void {
     this.woken = true;
+    this.drained = false;
     this.wake?.();
   }
 
@@ -194,16 +217,21 @@ export class OutboxDeliverer {
   }
 
   private async run(): Promise<void> {
+    // At the start, after a poll's pause ran out and after a claim that took all it could: claim whatever
+    // the backlog holds.
+    let claimNow = true;
     while (this.running) {
       let more = false;
-      // Attempts being recorded claim what follows them in their own transaction: leave it to them.
-      const request = this.records.busy ? null : this.claimRequest();
+      const request: ClaimRequest | null = this.mayClaim(claimNow) ? this.claimRequest() : null;
       if (request !== null) {
         this.claiming = true;
         this.woken = false;
-        const claim = this.queue
-          .claimDue(request.limit, request.room)
-          .then((rows) => this.take(rows, request));
+        this.hungry = false;
+        const roomAhead = this.slots.roomAhead((origin) => this.backlog.waitingFor(origin));
+        const claim: Promise<boolean> = this.queue.claimDue(request.limit, request.room).then((rows) => {
+          this.drained = rows.length === 0 && roomAhead;
+          return this.take(rows, request);
+        });
         this.loopClaim = claim;
         try {
           more = await claim;
@@ -215,13 +243,40 @@ export class OutboxDeliverer {
         }
       }
       if (!this.running) break;
+      claimNow = more;
       // Without a claim of its own (a record's is under way, or there is no room), wait to be woken.
-      if (request === null || (!more && !this.woken)) await this.pause();
+      if (request === null || (!more && !this.woken)) claimNow = await this.pause();
       // SQLite answers synchronously: without a real yield, back-to-back full claims would starve I/O.
       // After a wake it also lets the other answers that came in with this one free their slots, so
       // one claim fills them all.
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Whether the loop claims now. On SQLite, attempts being recorded claim what follows them in their own
+   * transaction: the loop leaves it to them. On Postgres the loop alone claims, when rows were committed,
+   * the backlog is empty, an answer freed a slot no row waits for, or an origin that keeps up runs low
+   * (unless a claim that had room for such origins found nothing due).
+   */
+  private mayClaim(claimNow: boolean): boolean {
+    if (!this.claimsBesideRecords) return !this.records.busy;
+    if (this.records.unrecorded >= this.concurrency * UNRECORDED_PER_REQUEST) return false;
+    if (claimNow || this.woken || this.hungry || this.backlog.size === 0) return true;
+    return !this.drained && this.runsLow();
+  }
+
+  /** An origin that keeps up is down to refillBelow rows waiting. */
+  private runsLow(): boolean {
+    for (const origin of this.backlog.origins()) {
+      if (this.slots.keepsUp(origin) && this.backlog.waitingFor(origin) <= this.refillBelow) return true;
+    }
+    return false;
+  }
+
+  /** Wakes the loop to claim without counting as rows committed: it claims only if mayClaim says so. */
+  private refill(): void {
+    this.wake?.();
   }
 
   /**
@@ -250,7 +305,15 @@ export class OutboxDeliverer {
    * a claim is under way or the deliverer is stopping), then dispatches those.
    */
   private async recordAndClaim(attempts: readonly RecordedAttempt[]): Promise<boolean[]> {
-    // The loop's claim under way ends first (on Postgres it runs beside this): then this one claims.
+    if (this.claimsBesideRecords) {
+      try {
+        return await this.queue.recordMany(attempts);
+      } finally {
+        // Answers freed slots: the loop claims for them if its backlog is empty or runs low.
+        if (this.running) this.refill();
+      }
+    }
+    // The loop's claim under way ends first: then this one claims.
     await this.loopClaim?.catch(() => undefined);
     const request = this.claimRequest();
     if (request === null) {
@@ -280,16 +343,19 @@ export class OutboxDeliverer {
     return false;
   }
 
-  /** Sleeps for pollMs, or until an answer or a delivery frees a slot, a wake-up or stop(). */
-  private pause(): Promise<void> {
+  /**
+   * Sleeps for pollMs, or until an answer or a delivery frees a slot, a wake-up or stop(); true when the
+   * poll's time ran out.
+   */
+  private pause(): Promise<boolean> {
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (timedOut: boolean) => {
         clearTimeout(timer);
         this.wake = null;
-        resolve();
+        resolve(timedOut);
       };
-      const timer = setTimeout(done, this.pollMs);
-      this.wake = done;
+      const timer = setTimeout(() => done(true), this.pollMs);
+      this.wake = () => done(false);
     });
   }
 
@@ -351,6 +417,7 @@ export class OutboxDeliverer {
       }
     }
     if (stale.length > 0) void this.handBack(stale);
+    if (this.claimsBesideRecords && !this.claiming && !this.drained && this.runsLow()) this.refill();
   }
 
   /** Rows claimed but not sent go back to pending, for this or another instance to claim at once. */
@@ -377,6 +444,7 @@ export class OutboxDeliverer {
     const freeSlot = () => {
       if (!slotHeld) return;
       slotHeld = false;
+      if (this.backlog.waitingFor(origin) === 0) this.hungry = true;
       this.slots.free(origin);
       this.requesting--;
       this.pump();

@@ -56,6 +56,12 @@ export class OriginSlots {
     return Math.min(room, most);
   }
 
+  /** Whether an origin that keeps up may hold more rows than it has in flight and `waitingFor` it. */
+  roomAhead(waitingFor: (origin: string) => number): boolean {
+    for (const origin of this.keepingUp) if (this.mayWait(origin, waitingFor(origin))) return true;
+    return false;
+  }
+
   /** Rows the origin may hold, in flight and waiting for a slot. */
   allowance(origin: string): number {
     return this.keepingUp.has(origin) ? this.perOrigin * (1 + BACKLOG_PER_SLOT) : this.perOrigin;

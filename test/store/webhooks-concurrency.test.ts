@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { BACKLOG_PER_SLOT } from '../../src/webhooks/origin-slots.ts';
@@ -8,6 +9,32 @@ const bench = useDeliveryBench();
 
 async function statusOf(id: string): Promise<string> {
   return (await bench.notificationRow(id)).status;
+}
+
+/**
+ * Another connection holds the attempts' table until the returned function is called: every record waits,
+ * claims do not touch it.
+ */
+async function holdAttemptsTable(): Promise<() => Promise<void>> {
+  const locker = await bench.openAnotherStore();
+  let unlock = () => {};
+  const unlocked = new Promise<void>((resolve) => {
+    unlock = resolve;
+  });
+  let locked = () => {};
+  const lockTaken = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const holding = locker.db.transaction().execute(async (trx) => {
+    await sql`lock table notification_attempts in exclusive mode`.execute(trx);
+    locked();
+    await unlocked;
+  });
+  await lockTaken;
+  return async () => {
+    unlock();
+    await holding;
+  };
 }
 
 describe(`webhook delivery under load on ${testDatabase()}`, () => {
@@ -218,6 +245,100 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
       await deliverer.stop();
     }
     expect(hook.requests).toHaveLength(8);
+  });
+
+  // SQLite records a batch and claims the next rows in one transaction (one writer): there, claims wait.
+  it.runIf(testDatabase() === 'postgres')(
+    'on Postgres claims go on while the attempts wait for their record',
+    async () => {
+      const hook = await bench.receiver();
+      const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+      const count = 200;
+      for (let i = 0; i < count; i++) {
+        await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+      }
+      const release = await holdAttemptsTable();
+      const deliverer = bench.newDeliverer({ timeoutMs: 30_000 });
+      deliverer.start();
+      try {
+        // Claims waiting for a record stopped at the first claim's rows (the cap, 16).
+        await waitFor(async () => hook.requests.length === count);
+      } finally {
+        await release();
+      }
+      try {
+        await waitFor(async () => {
+          const delivered = await bench.store.db
+            .selectFrom('notifications')
+            .select('id')
+            .where('status', '=', 'delivered')
+            .execute();
+          return delivered.length === count;
+        });
+      } finally {
+        await deliverer.stop();
+      }
+      const attempts = await bench.store.db.selectFrom('notification_attempts').select('id').execute();
+      expect(attempts).toHaveLength(count);
+      expect(hook.countsById().size).toBe(count);
+    },
+  );
+
+  it.runIf(testDatabase() === 'postgres')(
+    'on Postgres stops claiming while four times its global cap of answers wait for their record',
+    async () => {
+      const hook = await bench.receiver();
+      const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+      const count = 200;
+      for (let i = 0; i < count; i++) {
+        await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+      }
+      const release = await holdAttemptsTable();
+      const cap = 4;
+      const deliverer = bench.newDeliverer({ concurrency: 4, perHostConcurrency: cap, timeoutMs: 30_000 });
+      deliverer.start();
+      try {
+        await waitFor(async () => hook.requests.length >= 16);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // 16 answers awaiting their record stop the claims; the rows claimed by then are still sent.
+        expect(hook.requests.length).toBeLessThanOrEqual(16 + cap * (1 + BACKLOG_PER_SLOT));
+      } finally {
+        await release();
+      }
+      try {
+        await waitFor(async () => hook.requests.length === count);
+      } finally {
+        await deliverer.stop();
+      }
+    },
+  );
+
+  it('claims for a receiver whose slots free up while a prompt one holds a full backlog', async () => {
+    // The prompt receiver answers its first requests and then holds the rest: its backlog stays full.
+    let answered = 0;
+    const held = await bench.receiver((_req, res) => {
+      if (answered >= 8) return;
+      answered++;
+      res.end('ok');
+    });
+    // The other answers at once, with an error: it never keeps up, so nothing is claimed ahead for it.
+    const failing = await bench.receiver((_req, res) => res.writeHead(500).end());
+    const heldHook = await bench.insertWebhook({ url: held.url });
+    const failingHook = await bench.insertWebhook({ url: failing.url });
+    const failingCount = 30;
+    for (let i = 0; i < 100; i++) {
+      const nextAttemptAt = new Date(Date.now() - 60_000 + i);
+      await bench.insertNotification({ webhookId: heldHook.id, nextAttemptAt });
+      if (i < failingCount) await bench.insertNotification({ webhookId: failingHook.id, nextAttemptAt });
+    }
+    // No poll to fall back on: each claim for the failing receiver follows its answers.
+    const deliverer = bench.newDeliverer({ perHostConcurrency: 8, timeoutMs: 30_000, pollMs: 60_000 });
+    deliverer.start();
+    try {
+      await waitFor(async () => failing.requests.length === failingCount);
+    } finally {
+      await deliverer.stop(AbortSignal.timeout(100));
+    }
   });
 
   it("takes over a dead instance's lapsed claim and leaves a live claim alone", async () => {
