@@ -190,7 +190,8 @@ export class QuotaService {
       quotas: {
         requests: left(quotas.requests, requests),
         transactions: left(quotas.transactions, transactions),
-        ...held,
+        addresses: held.addresses,
+        webhooks: held.webhooks,
       },
       resetsAt: next,
     });

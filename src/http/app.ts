@@ -12,7 +12,7 @@ import { registerCompression } from './compression.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './error-handling.ts';
 import { guardedServerFactory } from './http-server.ts';
 import { documentIdempotencyKeys, registerIdempotency } from './idempotency.ts';
-import { instrumentRequests } from './metrics.ts';
+import { requestDurationRecorder } from './metrics.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerRequestContext } from './request-context.ts';
 import { OneLinePerRequest } from './request-log.ts';
@@ -72,7 +72,7 @@ export async function buildApp(
   app.setSerializerCompiler(cachedSerializerCompiler);
   checkAddressFields(app, { families: FAMILIES, settings: ctx.config.familySettings });
 
-  const answerUnknownRoute = registerErrorHandling(
+  const { answerUnknownRoute, noteDatabaseBack } = registerErrorHandling(
     app,
     (chain) => ctx.registry.supports(chain),
     ctx.troubleLog,
@@ -90,7 +90,7 @@ export async function buildApp(
   documentIdempotencyKeys(app);
   await registerOpenApi(app);
   applyBodyLimits(app, ctx.config.bodyLimitBytes);
-  registerRequestContext(app, ctx);
+  const giveBackUnusedUnit = registerRequestContext(app, ctx);
   // Other instances' revocations and plan changes empty this one's identity caches (Postgres).
   const accountChanges = new AccountChangeListener({
     changes: ctx.accountChanges,
@@ -101,7 +101,16 @@ export async function buildApp(
   accountChanges.start();
   app.addHook('onClose', () => accountChanges.stop());
   registerIdempotency(app, ctx);
-  instrumentRequests(app, ctx.metrics);
+  const recordDuration = requestDurationRecorder(ctx.metrics);
+  // After every answer, in one hook: its duration, the end of a database outage, the request's quota unit
+  // given back when it failed.
+  app.addHook('onResponse', (request, reply, done) => {
+    recordDuration(request, reply);
+    noteDatabaseBack(request, reply);
+    const givenBack = giveBackUnusedUnit(request, reply);
+    if (givenBack === undefined) done();
+    else givenBack.then(() => done(), done);
+  });
   // Last of the hooks that see an answer's body: the others (idempotency) read it uncompressed.
   registerCompression(app);
 

@@ -13,7 +13,7 @@ import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import { ApiError, type FieldError, VALIDATION_FAILED } from '../errors.ts';
 import { nodeCallsKey, type TroubleLog } from '../health/trouble-log.ts';
 import { isDatabaseUnavailable } from '../store/unavailable.ts';
-import { addRouteHook, takesBody } from './route-hooks.ts';
+import { type AfterAnswer, addRouteHook, takesBody } from './route-hooks.ts';
 
 /** Path groups under /api/v2 that are not a blockchain name. */
 const CHAIN_AGNOSTIC_GROUPS = new Set(['webhooks', 'prices']);
@@ -51,13 +51,17 @@ export function errorBody(status: number, message: string, errors: FieldError[] 
  * Renders every failure in the error envelope: ApiErrors as they are, validation as 422 with one item per
  * field, Fastify's request errors with their status, wrong methods as 405, unknown chains as 404, and
  * anything unexpected as a 500 that reveals nothing (the cause is logged). Returns the answer to an
- * unknown route, which app.ts gives before the body is read.
+ * unknown route, which app.ts gives before the body is read, and the note of a database outage's end,
+ * which it runs after each answer.
  */
 export function registerErrorHandling(
   app: FastifyInstance,
   supportsChain: (chain: string) => boolean,
   troubleLog: TroubleLog,
-): (request: FastifyRequest, reply: FastifyReply) => void {
+): {
+  answerUnknownRoute: (request: FastifyRequest, reply: FastifyReply) => void;
+  noteDatabaseBack: AfterAnswer;
+} {
   // A method-agnostic index of every route, to tell "wrong method" (405) from "no such path" (404).
   const routes = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
   app.addHook('onRoute', (route) => {
@@ -98,13 +102,6 @@ export function registerErrorHandling(
   };
   app.setNotFoundHandler(answerUnknownRoute);
 
-  // A database outage is one warning when it starts and one line when a request succeeds again.
-  app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode < 500 && troubleLog.isFailing(DATABASE_TROUBLE)) {
-      troubleLog.recovered(DATABASE_TROUBLE, request.log, {}, 'database available again');
-    }
-    done();
-  });
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
       reply.headers(error.headers);
@@ -150,7 +147,14 @@ export function registerErrorHandling(
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorBody(500, 'Internal server error'));
   });
-  return answerUnknownRoute;
+  // A database outage is one warning when it starts and one line when a request succeeds again.
+  const noteDatabaseBack: AfterAnswer = (request, reply) => {
+    if (reply.statusCode < 500 && troubleLog.isFailing(DATABASE_TROUBLE)) {
+      troubleLog.recovered(DATABASE_TROUBLE, request.log, {}, 'database available again');
+    }
+    return undefined;
+  };
+  return { answerUnknownRoute, noteDatabaseBack };
 }
 
 declare module 'fastify' {

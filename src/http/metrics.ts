@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { RequestDurations } from './request-durations.ts';
+import type { AfterAnswer } from './route-hooks.ts';
 import { routePatternOf } from './route-pattern.ts';
 
 /** A metrics registry per process role; other modules add their own metrics to it. */
@@ -10,16 +10,16 @@ export function createMetricsRegistry(): Registry {
   return registry;
 }
 
-/** Each answer's duration, by method, route pattern and status (request-durations.ts). */
-export function instrumentRequests(app: FastifyInstance, registry: Registry): void {
+/** Records each answer's duration, by method, route pattern and status (request-durations.ts). */
+export function requestDurationRecorder(registry: Registry): AfterAnswer {
   const durations = new RequestDurations(registry);
-  app.addHook('onResponse', (request, reply, done) => {
+  return (request, reply) => {
     durations.record(
       request.method,
       routePatternOf(request) ?? 'unmatched',
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
-    done();
-  });
+    return undefined;
+  };
 }

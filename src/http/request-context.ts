@@ -12,10 +12,10 @@ import type { AppContext } from '../app-context.ts';
 import { UNSUPPORTED_BLOCKCHAIN } from '../chains/registry.ts';
 import type { Network } from '../chains/types.ts';
 import { ApiError, WrongPasswordAnswer } from '../errors.ts';
-import { type MaybePromise, thenOrNow } from '../maybe-promise.ts';
-import { type AuthenticatedBy, authenticate } from './auth.ts';
+import type { MaybePromise } from '../maybe-promise.ts';
+import { type AuthenticatedBy, type AuthenticatedCaller, authenticate } from './auth.ts';
 import { rateCheck } from './rate-limit.ts';
-import { addRouteHook } from './route-hooks.ts';
+import { type AfterAnswer, addRouteHook } from './route-hooks.ts';
 
 export const SESSION_ONLY = 'This route needs a dashboard session: sign in at /dashboard';
 
@@ -50,9 +50,9 @@ declare module 'fastify' {
  * Retry-After; before the quota, so a refused request uses none), a plan that still gives access (402) and
  * one unit of the request quota (429). The unit is given back when the answer is not a success, except a
  * wrong password (401, or Tron's 422 `Validate signature error` on a send) or a throttled attempt (429):
- * guessing costs quota.
+ * guessing costs quota. Returns what gives the unit back, for app.ts's hook after the answer.
  */
-export function registerRequestContext(app: FastifyInstance, ctx: AppContext): void {
+export function registerRequestContext(app: FastifyInstance, ctx: AppContext): AfterAnswer {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('userId', '');
   app.decorateRequest('identity', null);
@@ -61,7 +61,10 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
   app.decorateRequest('authenticatedBy', null);
   const checkRate = rateCheck(ctx.rateLimiter, ctx.metrics);
 
-  /** Each step answers at once from memory where it can: a cached caller's request makes no promise. */
+  /**
+   * Each step answers at once from memory where it can, and the next step is called directly: a cached
+   * caller's request makes no promise and no closure.
+   */
   const admit = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -73,23 +76,44 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
       typeof params === 'object' && params !== null && 'chain' in params ? params.chain : undefined;
     if (typeof chain === 'string' && !ctx.registry.supports(chain))
       throw new ApiError(404, UNSUPPORTED_BLOCKCHAIN);
-    return thenOrNow(authenticate(request, ctx.users, ctx.sessions), ({ identity, by, tokenId }) => {
-      const { userId, plan, terms } = identity;
-      // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
-      return thenOrNow(checkRate({ by, userId, tokenId }, plan, reply), () => {
-        if (config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
-        request.userId = userId;
-        request.identity = identity;
-        request.authenticatedBy = by;
-        if (!config.whileLapsed && !hasAccess(terms, Date.now(), ctx.config.planGraceMs)) {
-          const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
-          if (!standing.active) throw new ApiError(402, standing.reason);
-        }
-        return thenOrNow(ctx.quotas.reserve(userId, 'requests', plan), (reservation) => {
-          request.quotaReservation = reservation;
-        });
+    const caller = authenticate(request, ctx.users, ctx.sessions);
+    if (caller instanceof Promise) return caller.then((found) => admitCaller(request, reply, config, found));
+    return admitCaller(request, reply, config, caller);
+  };
+  // Every authenticated answer counts and carries the RateLimit-* headers, a 403 or 402 too.
+  const admitCaller = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: FastifyContextConfig,
+    caller: AuthenticatedCaller,
+  ): MaybePromise<void> => {
+    const { identity, by, tokenId } = caller;
+    const checked = checkRate({ by, userId: identity.userId, tokenId }, identity.plan, reply);
+    if (checked instanceof Promise) return checked.then(() => admitWithinRate(request, config, caller));
+    return admitWithinRate(request, config, caller);
+  };
+  const admitWithinRate = (
+    request: FastifyRequest,
+    config: FastifyContextConfig,
+    { identity, by }: AuthenticatedCaller,
+  ): MaybePromise<void> => {
+    const { userId, plan, terms } = identity;
+    if (config.sessionOnly && by !== 'session') throw new ApiError(403, SESSION_ONLY);
+    request.userId = userId;
+    request.identity = identity;
+    request.authenticatedBy = by;
+    if (!config.whileLapsed && !hasAccess(terms, Date.now(), ctx.config.planGraceMs)) {
+      const standing = standingOf(terms, new Date(), ctx.config.planGraceMs);
+      if (!standing.active) throw new ApiError(402, standing.reason);
+    }
+    const reservation = ctx.quotas.reserve(userId, 'requests', plan);
+    if (reservation instanceof Promise) {
+      return reservation.then((taken) => {
+        request.quotaReservation = taken;
       });
-    });
+    }
+    request.quotaReservation = reservation;
+    return undefined;
   };
   /**
    * One route's hook, which knows the route's options (`request.routeOptions` builds them anew on every
@@ -122,14 +146,14 @@ export function registerRequestContext(app: FastifyInstance, ctx: AppContext): v
     if (error instanceof WrongPasswordAnswer) request.passwordGuessed = true;
   });
 
-  // A callback: most answers succeed, and pass on after one comparison without a promise.
-  app.addHook('onResponse', (request, reply, done) => {
+  // Most answers succeed, and pass after one comparison, without a promise.
+  return (request, reply) => {
     const status = reply.statusCode;
     const reservation = request.quotaReservation;
     const guessed = request.passwordGuessed || status === 401 || status === 429;
-    if (reservation === null || status < 400 || guessed) return done();
-    ctx.quotas.release(reservation).then(() => done(), done);
-  });
+    if (reservation === null || status < 400 || guessed) return undefined;
+    return ctx.quotas.release(reservation);
+  };
 }
 
 /** What a hook hands to Fastify's `done`: an Error, whatever was thrown. */

@@ -1,4 +1,4 @@
-import type { RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 
 type HookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse';
 
@@ -25,3 +25,9 @@ export function addRouteHook<K extends HookName>(
   const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
   Object.assign(route, { [name]: [...hooks, hook] });
 }
+
+/**
+ * Work done once an answer is sent, returning a promise only when it has to wait: app.ts runs each module's
+ * in one onResponse hook, where a hook each cost every request a turn through Fastify's hook runner.
+ */
+export type AfterAnswer = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined;

@@ -93,7 +93,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       if (identity === null) throw new Error('GET /api/account ran without authentication');
       return thenOrNow(ctx.accounts.info(identity), (info) =>
         thenOrNow(ctx.sponsorship.allowances(identity.userId, identity.plan), (sponsored_fees) =>
-          sendOk(reply, { ...info, sponsored_fees }, 'Account info fetched'),
+          // The overview is made for this answer alone: completed in place, not copied.
+          sendOk(reply, Object.assign(info, { sponsored_fees }), 'Account info fetched'),
         ),
       );
     },
