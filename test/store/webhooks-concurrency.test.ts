@@ -7,6 +7,23 @@ import { useDeliveryBench, waitFor } from '../webhooks/fixtures.ts';
 
 const bench = useDeliveryBench();
 
+/** `count` notifications due a minute ago, oldest first, for `webhookId`. */
+async function queueDue(webhookId: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
+  }
+}
+
+/** Notifications claimed by a deliverer and not settled yet. */
+async function claimedCount(): Promise<number> {
+  const rows = await bench.store.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('status', '=', 'delivering')
+    .execute();
+  return rows.length;
+}
+
 async function statusOf(id: string): Promise<string> {
   return (await bench.notificationRow(id)).status;
 }
@@ -153,31 +170,21 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
       res.end('ok');
     });
     const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
-    for (let i = 0; i < 30; i++) {
-      await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
-    }
+    await queueDue(webhookId, 30);
     const deliverer = bench.newDeliverer({ perHostConcurrency: cap, timeoutMs: 30_000, pollMs: 5 });
-    const claimed = async () =>
-      (
-        await bench.store.db
-          .selectFrom('notifications')
-          .select('id')
-          .where('status', '=', 'delivering')
-          .execute()
-      ).length;
     deliverer.start();
     try {
       // The prompt answers let rows be claimed ahead: beyond the cap, up to BACKLOG_PER_SLOT times it more.
-      await waitFor(async () => (await claimed()) === cap * (1 + BACKLOG_PER_SLOT));
+      await waitFor(async () => (await claimedCount()) === cap * (1 + BACKLOG_PER_SLOT));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await claimed()).toBe(cap * (1 + BACKLOG_PER_SLOT));
+      expect(await claimedCount()).toBe(cap * (1 + BACKLOG_PER_SLOT));
       expect(hook.requests).toHaveLength(4 + cap);
     } finally {
       await deliverer.stop(AbortSignal.timeout(100));
     }
     expect(most).toBeLessThanOrEqual(cap);
     // Stopped: the rows that waited, and the requests cut off, are pending again and no one's.
-    expect(await claimed()).toBe(0);
+    expect(await claimedCount()).toBe(0);
     const delivered = await bench.store.db
       .selectFrom('notifications')
       .select('id')
@@ -196,9 +203,7 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
       res.end('ok');
     });
     const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
-    for (let i = 0; i < 30; i++) {
-      await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
-    }
+    await queueDue(webhookId, 30);
     // The global cap is the origin's: a claim sized by the free requests alone would claim nothing ahead.
     const deliverer = bench.newDeliverer({
       concurrency: cap,
@@ -206,25 +211,17 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
       timeoutMs: 30_000,
       pollMs: 5,
     });
-    const claimed = async () =>
-      (
-        await bench.store.db
-          .selectFrom('notifications')
-          .select('id')
-          .where('status', '=', 'delivering')
-          .execute()
-      ).length;
     deliverer.start();
     try {
       await waitFor(() => hook.requests.length === 4 + cap);
-      await waitFor(async () => (await claimed()) === cap * (1 + BACKLOG_PER_SLOT));
+      await waitFor(async () => (await claimedCount()) === cap * (1 + BACKLOG_PER_SLOT));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await claimed()).toBe(cap * (1 + BACKLOG_PER_SLOT));
+      expect(await claimedCount()).toBe(cap * (1 + BACKLOG_PER_SLOT));
       expect(hook.requests).toHaveLength(4 + cap);
     } finally {
       await deliverer.stop(AbortSignal.timeout(100));
     }
-    expect(await claimed()).toBe(0);
+    expect(await claimedCount()).toBe(0);
   });
 
   it('with every request of its global cap taken, claims again as soon as one ends, not at the next poll', async () => {
