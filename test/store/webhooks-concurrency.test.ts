@@ -14,14 +14,33 @@ async function queueDue(webhookId: string, count: number): Promise<void> {
   }
 }
 
-/** Notifications claimed by a deliverer and not settled yet. */
-async function claimedCount(): Promise<number> {
+/** Notifications in `status` (`delivering`: claimed by a deliverer and not settled yet). */
+async function countWith(status: string): Promise<number> {
   const rows = await bench.store.db
     .selectFrom('notifications')
     .select('id')
-    .where('status', '=', 'delivering')
+    .where('status', '=', status)
     .execute();
   return rows.length;
+}
+
+/** A prompt receiver with `count` notifications due, and the attempts' table locked until `release`. */
+async function dueBehindHeldRecords(count: number) {
+  const hook = await bench.receiver();
+  const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
+  await queueDue(webhookId, count);
+  return { hook, release: await holdAttemptsTable() };
+}
+
+/**
+ * After 4 prompt answers and `cap` requests held: the prompt answers let rows be claimed ahead, beyond the
+ * cap up to BACKLOG_PER_SLOT times it more, and no more.
+ */
+async function expectFullBacklog(requests: readonly unknown[], cap: number): Promise<void> {
+  await waitFor(async () => (await countWith('delivering')) === cap * (1 + BACKLOG_PER_SLOT));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await countWith('delivering')).toBe(cap * (1 + BACKLOG_PER_SLOT));
+  expect(requests).toHaveLength(4 + cap);
 }
 
 async function statusOf(id: string): Promise<string> {
@@ -174,23 +193,14 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     const deliverer = bench.newDeliverer({ perHostConcurrency: cap, timeoutMs: 30_000, pollMs: 5 });
     deliverer.start();
     try {
-      // The prompt answers let rows be claimed ahead: beyond the cap, up to BACKLOG_PER_SLOT times it more.
-      await waitFor(async () => (await claimedCount()) === cap * (1 + BACKLOG_PER_SLOT));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await claimedCount()).toBe(cap * (1 + BACKLOG_PER_SLOT));
-      expect(hook.requests).toHaveLength(4 + cap);
+      await expectFullBacklog(hook.requests, cap);
     } finally {
       await deliverer.stop(AbortSignal.timeout(100));
     }
     expect(most).toBeLessThanOrEqual(cap);
     // Stopped: the rows that waited, and the requests cut off, are pending again and no one's.
-    expect(await claimedCount()).toBe(0);
-    const delivered = await bench.store.db
-      .selectFrom('notifications')
-      .select('id')
-      .where('status', '=', 'delivered')
-      .execute();
-    expect(delivered).toHaveLength(4);
+    expect(await countWith('delivering')).toBe(0);
+    expect(await countWith('delivered')).toBe(4);
   });
 
   it('claims ahead for a receiver that keeps up even with every request of the global cap taken', async () => {
@@ -214,14 +224,11 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
     deliverer.start();
     try {
       await waitFor(() => hook.requests.length === 4 + cap);
-      await waitFor(async () => (await claimedCount()) === cap * (1 + BACKLOG_PER_SLOT));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await claimedCount()).toBe(cap * (1 + BACKLOG_PER_SLOT));
-      expect(hook.requests).toHaveLength(4 + cap);
+      await expectFullBacklog(hook.requests, cap);
     } finally {
       await deliverer.stop(AbortSignal.timeout(100));
     }
-    expect(await claimedCount()).toBe(0);
+    expect(await countWith('delivering')).toBe(0);
   });
 
   it('with every request of its global cap taken, claims again as soon as one ends, not at the next poll', async () => {
@@ -248,13 +255,8 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
   it.runIf(testDatabase() === 'postgres')(
     'on Postgres claims go on while the attempts wait for their record',
     async () => {
-      const hook = await bench.receiver();
-      const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
       const count = 200;
-      for (let i = 0; i < count; i++) {
-        await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
-      }
-      const release = await holdAttemptsTable();
+      const { hook, release } = await dueBehindHeldRecords(count);
       const deliverer = bench.newDeliverer({ timeoutMs: 30_000 });
       deliverer.start();
       try {
@@ -264,14 +266,7 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
         await release();
       }
       try {
-        await waitFor(async () => {
-          const delivered = await bench.store.db
-            .selectFrom('notifications')
-            .select('id')
-            .where('status', '=', 'delivered')
-            .execute();
-          return delivered.length === count;
-        });
+        await waitFor(async () => (await countWith('delivered')) === count);
       } finally {
         await deliverer.stop();
       }
@@ -284,13 +279,8 @@ describe(`webhook delivery under load on ${testDatabase()}`, () => {
   it.runIf(testDatabase() === 'postgres')(
     'on Postgres stops claiming while four times its global cap of answers wait for their record',
     async () => {
-      const hook = await bench.receiver();
-      const { id: webhookId } = await bench.insertWebhook({ url: hook.url });
       const count = 200;
-      for (let i = 0; i < count; i++) {
-        await bench.insertNotification({ webhookId, nextAttemptAt: new Date(Date.now() - 60_000 + i) });
-      }
-      const release = await holdAttemptsTable();
+      const { hook, release } = await dueBehindHeldRecords(count);
       const cap = 4;
       const deliverer = bench.newDeliverer({ concurrency: 4, perHostConcurrency: cap, timeoutMs: 30_000 });
       deliverer.start();
