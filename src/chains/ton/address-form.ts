@@ -14,7 +14,7 @@ export const tonAddressForm: AddressForm = {
   pattern: PATTERN,
   description:
     'TON address: raw (`0:<64 hex>`) or user-friendly (48 characters, base64 or base64url; bounceable `EQ…`/`kQ…` or not `UQ…`/`0Q…`). On testnet a user-friendly address must carry the test-only flag (`kQ…`, `0Q…`), on mainnet it must not.',
-  example: 'UQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqEBI',
+  example: 'UQCeiKegzS-ppKDYP0Hap3M2SyldKFU5RBkxTfLqkf7o_sHj',
   isValid: isTonAddress,
   fieldProblem: (field, value, network) => {
     switch (addressProblem(value, network)) {
