@@ -17,8 +17,12 @@
 import { ApiError } from '../../errors.ts';
 import type { Landing, TonSendNode, WalletState } from './send-node.ts';
 
-/** Seconds a custodial send's message is valid for; a lost one is signed again after. */
-export const MESSAGE_LIFETIME_S = 60;
+/**
+ * Seconds a custodial send's message is valid for; a lost one is signed again after. Three of them end
+ * well inside the settler's grace (settling.ts), so a process that dies mid-send leaves nothing that can
+ * still land once its row is settled.
+ */
+export const MESSAGE_LIFETIME_S = 50;
 
 /** A signed message as the lane sends it. */
 export interface SignedMessage {
