@@ -115,6 +115,27 @@ describe('TON devnet: wallets and transfers', () => {
     ).toEqual([]);
   });
 
+  it('with refuseUnacceptedMessages, answers a message the wallet would refuse at once, as a liteserver does', async () => {
+    const strict = await startTonDevnet({ blockIntervalMs: null, refuseUnacceptedMessages: true });
+    try {
+      const frank = newWallet();
+      await strict.fund(frank.address.toString(), 2_000_000_000n);
+      await sendBoc(strict.url, transferBoc(frank, { to: newWallet().address, value: 1n, seqno: 0 }));
+      await strict.advance();
+      const stale = await postJson(strict.url, '/api/v3/message', {
+        boc: transferBoc(frank, { to: newWallet().address, value: 1n, seqno: 0 }),
+      });
+      expect(stale.status).toBe(500);
+      expect((stale.json as { error: string }).error).toMatch(/exitcode=133/);
+      // The next seqno is taken, and lands.
+      await sendBoc(strict.url, transferBoc(frank, { to: newWallet().address, value: 1n, seqno: 1 }));
+      await strict.advance();
+      expect((await walletInfo(strict.url, frank.address)).seqno).toBe(2);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('a bounceable transfer to an address with no contract comes back bounced', async () => {
     const dave = newWallet();
     const nobody = newWallet().address;
