@@ -377,8 +377,8 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
   });
 
   get('transactionsByMasterchainBlock', async (query) => {
-    const seqno = intParam(query, 'seqno', -1);
-    if (seqno < 0) throw unprocessable('seqno is required');
+    // As the indexer reads it: a missing seqno is block 0.
+    const seqno = intParam(query, 'seqno', 0);
     const block = chain.block(seqno);
     const txs = (block?.txs ?? []).flatMap((h) => chain.tx(h) ?? []);
     return txList(ctx, page(txs, query, byLt));

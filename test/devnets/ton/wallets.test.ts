@@ -41,6 +41,18 @@ describe('TON devnet: wallets and transfers', () => {
       balance: '1200000000',
       status: 'uninit',
     });
+    const account = await getJson(devnet.url, `/api/v3/account?address=${alice.address.toString()}`);
+    expect(account).toMatchObject({ status: 'active', balance: after.balance });
+    expect(Cell.fromBase64(String(account['code'])).hash().equals(alice.contract.init.code.hash())).toBe(
+      true,
+    );
+    expect(
+      await getJson(devnet.url, `/api/v3/addressInformation?address=${newWallet().address.toString()}`),
+    ).toMatchObject({
+      balance: '0',
+      status: 'uninit',
+      code: null,
+    });
 
     // By the normalized hash (what a sender tracks), the raw hash and in hex.
     const [byNorm] = await txs(
