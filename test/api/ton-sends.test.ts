@@ -55,6 +55,13 @@ async function jettonUnitsOf(address: string, master: string): Promise<bigint> {
   return BigInt(res.body.data.balance_raw);
 }
 
+/** The history's row of a send. */
+async function historyRow(txid: string): Promise<Record<string, unknown> | undefined> {
+  const history = await api('GET', '/transactions?page=1');
+  expect(history.status, history.text).toBe(200);
+  return history.body.data.find((row: { txid: string | null }) => row.txid === txid);
+}
+
 /** The devnet's own record of the transaction a message (its normalized hash, hex) landed in. */
 async function landedBy(txid: string) {
   const answer = await fetch(`${devnet.url}/api/v3/transactionsByMessage?msg_hash=${txid}&direction=in`);
@@ -85,8 +92,12 @@ describe('TON sends from custodial addresses', () => {
     expect(landed?.out_msgs[0]?.value).toBe('1250000000');
     expect(landed?.out_msgs[0]?.message_content.decoded?.comment).toBe('order 1001');
     // The history keeps the send under its txid.
-    const history = await api('GET', '/transactions?page=1');
-    expect(history.body.data[0]).toMatchObject({ type: 'TON', from, to, txid: sent.body.data.txid });
+    expect(await historyRow(sent.body.data.txid)).toMatchObject({
+      type: 'TON',
+      from,
+      to,
+      amount: '1.250000000',
+    });
   });
 
   it('refuses before signing what the balance does not cover, with the figures in TON', async () => {
@@ -121,7 +132,10 @@ describe('TON sends from custodial addresses', () => {
     );
     for (const sent of sends) expect(sent.status, sent.text).toBe(201);
     expect(new Set(sends.map((sent) => sent.body.data.txid)).size).toBe(3);
-    expect(await nanotonsOf(to)).toBe(300_000_000n);
+    for (const sent of sends)
+      expect((await landedBy(sent.body.data.txid))?.out_msgs[0]?.value).toBe('100000000');
+    // The receiver has no code yet: each payment it gets pays its storage due, a few nanotons.
+    expect(await nanotonsOf(to)).toBeGreaterThan(299_999_000n);
   });
 });
 
@@ -153,8 +167,25 @@ describe('jetton sends', () => {
       password: PASSWORD,
     });
     expect(sent.status, sent.text).toBe(201);
+    expect(await historyRow(sent.body.data.txid)).toMatchObject({
+      type: 'JETTON',
+      from,
+      to,
+      amount: '2.500000',
+    });
     await devnet.advance();
     expect(await jettonUnitsOf(to, usdt)).toBe(2_500_000n);
+    // The gateway's own read of the send: the jettons left with their comment.
+    const decoded = await api('GET', `/transactions/${sent.body.data.txid}/decoded`);
+    expect(decoded.status, decoded.text).toBe(200);
+    expect(decoded.body.data.transfers).toContainEqual(
+      expect.objectContaining({
+        type: 'JETTON',
+        direction: 'out',
+        amount: '2.500000',
+        comment: 'invoice 77',
+      }),
+    );
     expect(await jettonUnitsOf(from, usdt)).toBe(2_500_000n);
 
     const poor = await fundedAddress(10_000_000n);
@@ -231,13 +262,11 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
     expect(await nanotonsOf(to)).toBe(500_000_000n);
     const landed = await landedBy(broadcast.body.data.txid);
     expect(landed?.out_msgs[0]?.message_content.decoded?.comment).toBe('signed elsewhere');
-    const history = await api('GET', '/transactions?page=1');
-    expect(history.body.data[0]).toMatchObject({
+    expect(await historyRow(broadcast.body.data.txid)).toMatchObject({
       type: 'TON',
       from,
       to,
       amount: '0.500000000',
-      txid: broadcast.body.data.txid,
     });
 
     // Deployed now: the wallet tells its key.
