@@ -1,9 +1,9 @@
 // The toncenter v3 endpoints the devnet serves, over its chain and emulator.
-import { type Address, Cell, loadMessage, type Message, type Transaction, type TupleItem } from '@ton/core';
+import { Address, Cell, loadMessage, type Message, type Transaction, type TupleItem } from '@ton/core';
 import { EmulationError, GetMethodError } from '@ton/sandbox';
 import { WalletContractV5R1 } from '@ton/ton';
 import { blockJson, type JsonObject, transactionJson } from '../api-json.ts';
-import { accountOf, MASTERCHAIN, type StoredTx, type TonChain } from '../chain.ts';
+import { accountOf, BASECHAIN, MASTERCHAIN, type StoredTx, type TonChain } from '../chain.ts';
 import { normalizedExternalHash, parseAnyAddress, rawAddress } from '../messages.ts';
 import { ApiError, unprocessable } from './errors.ts';
 
@@ -89,29 +89,40 @@ function userFriendly(ctx: ApiContext, address: Address): string {
   return address.toString({ bounceable: contract, testOnly: ctx.globalId === -3, urlSafe: true });
 }
 
-function addressBook(ctx: ApiContext, txs: JsonObject[]): JsonObject {
+/** Every address the transactions name (accounts, message sources and destinations) in its user-friendly form. */
+function addressBook(ctx: ApiContext, txs: StoredTx[]): JsonObject {
   const book: JsonObject = {};
-  const note = (raw: unknown) => {
-    if (typeof raw !== 'string' || raw in book) return;
-    const address = parseAnyAddress(raw);
-    if (address) book[raw] = { user_friendly: userFriendly(ctx, address), domain: null };
+  const note = (address: Address | null | undefined) => {
+    if (!address) return;
+    const raw = rawAddress(address);
+    if (!(raw in book)) book[raw] = { user_friendly: userFriendly(ctx, address), domain: null };
   };
-  for (const tx of txs) {
-    note(tx['account']);
-    const msgs = [tx['in_msg'], ...((tx['out_msgs'] as JsonObject[] | undefined) ?? [])];
-    for (const m of msgs) {
-      if (m && typeof m === 'object' && !Array.isArray(m)) {
-        note(m['source']);
-        note(m['destination']);
-      }
+  for (const { tx } of txs) {
+    note(new Address(BASECHAIN, Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex')));
+    for (const message of [tx.inMessage, ...tx.outMessages.values()]) {
+      if (!message) continue;
+      const { info } = message;
+      if (info.type !== 'external-in' && info.src) note(info.src);
+      if (info.type !== 'external-out' && info.dest) note(info.dest);
     }
   }
   return book;
 }
 
 function txList(ctx: ApiContext, txs: StoredTx[]): JsonObject {
-  const json = txs.map((t) => transactionJson(t, accountOf(t.tx)));
-  return { transactions: json, address_book: addressBook(ctx, json) };
+  return {
+    transactions: txs.map((t) => transactionJson(t, accountOf(t.tx))),
+    address_book: addressBook(ctx, txs),
+  };
+}
+
+/** The JSON object a POST carried, or an empty one (its fields then read as missing). */
+function requestFields(body: unknown): Record<string, unknown> {
+  return isObject(body) ? body : {};
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 interface AccountView {
@@ -166,8 +177,8 @@ const bocOrNull = (cell: Cell | null) => (cell ? cell.toBoc().toString('base64')
 // ---- get-methods ----
 
 function stackInput(item: unknown): TupleItem {
-  if (!item || typeof item !== 'object') throw unprocessable('stack entry must be an object');
-  const { type, value } = item as { type?: unknown; value?: unknown };
+  if (!isObject(item)) throw unprocessable('stack entry must be an object');
+  const { type, value } = item;
   if (type === 'num') {
     if (typeof value === 'number' && Number.isSafeInteger(value))
       return { type: 'int', value: BigInt(value) };
@@ -214,7 +225,7 @@ function stackOutput(item: TupleItem): JsonObject {
 }
 
 async function runGetMethod(ctx: ApiContext, body: unknown): Promise<JsonObject> {
-  const request = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const request = requestFields(body);
   const address = addressParam(
     typeof request['address'] === 'string' ? request['address'] : null,
     'address is required',
@@ -265,7 +276,7 @@ function cellParam(request: Record<string, unknown>, name: string): Cell | null 
  * account's transaction would be charged; destination fees are not estimated (as toncenter usually answers).
  */
 async function estimateFee(ctx: ApiContext, body: unknown): Promise<JsonObject> {
-  const request = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const request = requestFields(body);
   const address = addressParam(
     typeof request['address'] === 'string' ? request['address'] : null,
     'address is required',
@@ -437,7 +448,7 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
   post('estimateFee', (_query, body) => estimateFee(ctx, body));
 
   post('message', async (_query, body) => {
-    const boc = body && typeof body === 'object' ? (body as Record<string, unknown>)['boc'] : undefined;
+    const boc = requestFields(body)['boc'];
     if (boc === undefined || boc === null || boc === '') throw new ApiError(401, 'boc is required');
     if (typeof boc !== 'string') throw unprocessable('boc must be a base64 string');
     let message: Message;
