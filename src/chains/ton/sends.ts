@@ -34,7 +34,7 @@ import { v5r1Address } from './wallet-v5r1.ts';
 const sendMessages = chainLibrary('@ton/ton', () => import('./send-messages.ts'));
 
 /** The largest amount a message carries: a `VarUInteger 16` holds at most 2^120 - 1. */
-export const COINS_MAX = 2n ** 120n - 1n;
+const COINS_MAX = 2n ** 120n - 1n;
 
 /** How long a built transfer stays valid: time for a user to sign and broadcast it. */
 export const BUILD_LIFETIME_S = 600;
