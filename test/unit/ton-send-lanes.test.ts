@@ -202,6 +202,11 @@ describe('TON sends from a custodial wallet', () => {
     expect((refusal as ApiError).message).toMatch(
       /^Insufficient funds: .* holds 10 TON, and the transfer needs 10\.005 TON \(10 TON and a fee of 0\.005 TON\)$/,
     );
+    // More than the balance is refused before the node is asked for an estimate.
+    const hopeless = await send('12', 'far too much').catch((error: unknown) => error);
+    expect((hopeless as ApiError).message).toMatch(
+      /^Insufficient funds: .* holds 10 TON, and the transfer needs 12 TON \(before its fee\)$/,
+    );
     expect(node.seqnosSent).toEqual([]);
   });
 
