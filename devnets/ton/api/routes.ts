@@ -16,6 +16,8 @@ export interface ApiContext {
   serial<T>(job: () => Promise<T>): Promise<T>;
   /** Queues an external message for the next block. */
   submit(message: Message): void;
+  /** Whether POST /message first runs the message on the current state and refuses what the account would. */
+  refuseUnaccepted: boolean;
 }
 
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
@@ -272,6 +274,28 @@ function cellParam(request: Record<string, unknown>, name: string): Cell | null 
 }
 
 /**
+ * Runs an external message on the account as it is now and puts the account back: the transaction it
+ * would make, or the exit code (undefined when unknown) with which the account refuses it.
+ */
+async function trialRun(
+  ctx: ApiContext,
+  message: Message,
+  ignoreChksig: boolean,
+): Promise<{ tx: Transaction } | { refused: number | undefined }> {
+  if (message.info.type !== 'external-in') return { refused: undefined };
+  const contract = await ctx.chain.emulator.getContract(message.info.dest);
+  const before = contract.snapshot();
+  try {
+    return { tx: await contract.receiveMessage(message, { ignoreChksig }) };
+  } catch (error) {
+    if (error instanceof EmulationError) return { refused: error.exitCode };
+    throw error;
+  } finally {
+    contract.loadFrom(before);
+  }
+}
+
+/**
  * Runs an external message with `body` on a copy of the account (put back afterwards) and answers what the
  * account's transaction would be charged; destination fees are not estimated (as toncenter usually answers).
  */
@@ -291,20 +315,14 @@ async function estimateFee(ctx: ApiContext, body: unknown): Promise<JsonObject> 
     body: messageBody,
   };
   return ctx.serial(async () => {
-    const contract = await ctx.chain.emulator.getContract(address);
-    const before = contract.snapshot();
-    let tx: Transaction;
-    try {
-      tx = await contract.receiveMessage(message, { ignoreChksig });
-    } catch (error) {
-      const exitCode = error instanceof EmulationError ? error.exitCode : undefined;
+    const run = await trialRun(ctx, message, ignoreChksig);
+    if ('refused' in run) {
       throw new ApiError(
         500,
-        exitCode === undefined ? 'external message was not accepted' : `Exit code ${exitCode} != 0`,
+        run.refused === undefined ? 'external message was not accepted' : `Exit code ${run.refused} != 0`,
       );
-    } finally {
-      contract.loadFrom(before);
     }
+    const { tx } = run;
     const d = tx.description;
     const storage = d.type === 'generic' ? (d.storagePhase?.storageFeesCollected ?? 0n) : 0n;
     const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.gasFees : 0n;
@@ -359,8 +377,8 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
   });
 
   get('transactionsByMasterchainBlock', async (query) => {
-    const seqno = intParam(query, 'seqno', -1);
-    if (seqno < 0) throw unprocessable('seqno is required');
+    // As the indexer reads it: a missing seqno is block 0.
+    const seqno = intParam(query, 'seqno', 0);
     const block = chain.block(seqno);
     const txs = (block?.txs ?? []).flatMap((h) => chain.tx(h) ?? []);
     return txList(ctx, page(txs, query, byLt));
@@ -462,6 +480,16 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
     if (message.info.type !== 'external-in')
       throw unprocessable('failed to parse boc: not an external message');
     const norm = normalizedExternalHash(message) ?? cell.hash();
+    if (ctx.refuseUnaccepted) {
+      const run = await ctx.serial(() => trialRun(ctx, message, false));
+      if ('refused' in run) {
+        // As a liteserver answers a message the account would not accept (the exit code, in its words).
+        throw new ApiError(
+          500,
+          `cannot apply external message to current state: external message was not accepted by ${rawAddress(message.info.dest)}: exitcode=${run.refused ?? 0}`,
+        );
+      }
+    }
     ctx.submit(message);
     return {
       message_hash: cell.hash().toString('base64'),
