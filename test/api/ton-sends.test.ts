@@ -55,6 +55,13 @@ async function jettonUnitsOf(address: string, master: string): Promise<bigint> {
   return BigInt(res.body.data.balance_raw);
 }
 
+/** The history's row of a send. */
+async function historyRow(txid: string): Promise<Record<string, unknown> | undefined> {
+  const history = await api('GET', '/transactions?page=1');
+  expect(history.status, history.text).toBe(200);
+  return history.body.data.find((row: { txid: string | null }) => row.txid === txid);
+}
+
 /** The devnet's own record of the transaction a message (its normalized hash, hex) landed in. */
 async function landedBy(txid: string) {
   const answer = await fetch(`${devnet.url}/api/v3/transactionsByMessage?msg_hash=${txid}&direction=in`);
@@ -85,8 +92,12 @@ describe('TON sends from custodial addresses', () => {
     expect(landed?.out_msgs[0]?.value).toBe('1250000000');
     expect(landed?.out_msgs[0]?.message_content.decoded?.comment).toBe('order 1001');
     // The history keeps the send under its txid.
-    const history = await api('GET', '/transactions?page=1');
-    expect(history.body.data[0]).toMatchObject({ type: 'TON', from, to, txid: sent.body.data.txid });
+    expect(await historyRow(sent.body.data.txid)).toMatchObject({
+      type: 'TON',
+      from,
+      to,
+      amount: '1.250000000',
+    });
   });
 
   it('refuses before signing what the balance does not cover, with the figures in TON', async () => {
@@ -121,7 +132,10 @@ describe('TON sends from custodial addresses', () => {
     );
     for (const sent of sends) expect(sent.status, sent.text).toBe(201);
     expect(new Set(sends.map((sent) => sent.body.data.txid)).size).toBe(3);
-    expect(await nanotonsOf(to)).toBe(300_000_000n);
+    for (const sent of sends)
+      expect((await landedBy(sent.body.data.txid))?.out_msgs[0]?.value).toBe('100000000');
+    // The receiver has no code yet: each payment it gets pays its storage due, a few nanotons.
+    expect(await nanotonsOf(to)).toBeGreaterThan(299_999_000n);
   });
 });
 
@@ -153,8 +167,25 @@ describe('jetton sends', () => {
       password: PASSWORD,
     });
     expect(sent.status, sent.text).toBe(201);
+    expect(await historyRow(sent.body.data.txid)).toMatchObject({
+      type: 'JETTON',
+      from,
+      to,
+      amount: '2.500000',
+    });
     await devnet.advance();
     expect(await jettonUnitsOf(to, usdt)).toBe(2_500_000n);
+    // The gateway's own read of the send: the jettons left with their comment.
+    const decoded = await api('GET', `/transactions/${sent.body.data.txid}/decoded`);
+    expect(decoded.status, decoded.text).toBe(200);
+    expect(decoded.body.data.transfers).toContainEqual(
+      expect.objectContaining({
+        type: 'JETTON',
+        direction: 'out',
+        amount: '2.500000',
+        comment: 'invoice 77',
+      }),
+    );
     expect(await jettonUnitsOf(from, usdt)).toBe(2_500_000n);
 
     const poor = await fundedAddress(10_000_000n);
@@ -231,19 +262,93 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
     expect(await nanotonsOf(to)).toBe(500_000_000n);
     const landed = await landedBy(broadcast.body.data.txid);
     expect(landed?.out_msgs[0]?.message_content.decoded?.comment).toBe('signed elsewhere');
-    const history = await api('GET', '/transactions?page=1');
-    expect(history.body.data[0]).toMatchObject({
+    expect(await historyRow(broadcast.body.data.txid)).toMatchObject({
       type: 'TON',
       from,
       to,
       amount: '0.500000000',
-      txid: broadcast.body.data.txid,
     });
 
     // Deployed now: the wallet tells its key.
     const again = await api('POST', '/transactions/build', { from, to, amount: '0.1' });
     expect(again.status, again.text).toBe(200);
     expect(again.body.data.transfer).toMatchObject({ seqno: 1, stateInit: null });
+  });
+
+  it('builds a jetton transfer from a deployed wallet, which tells its own key; the broadcast is recorded as the jettons sent', async () => {
+    const usdt = devnet.tokens.jetton.USDT;
+    const keys = keyPairFromSeed(Buffer.alloc(32, 43));
+    const wallet = WalletContractV5R1.create({
+      workchain: 0,
+      publicKey: keys.publicKey,
+      walletId: { networkGlobalId: -239 },
+    });
+    const from = wallet.address.toString({ bounceable: false });
+    await devnet.fund(from, 2n * TON);
+    await devnet.mintJetton(usdt, from, 3_000_000n);
+    const to = await fundedAddress(0n);
+    const sign = (transfer: {
+      seqno: number;
+      validUntil: number;
+      sendMode: number;
+      stateInit: unknown;
+      messages: { to: string; value: string; bounce: boolean; body: string | null }[];
+    }) => {
+      const body = wallet.createTransfer({
+        seqno: transfer.seqno,
+        timeout: transfer.validUntil,
+        sendMode: transfer.sendMode,
+        secretKey: keys.secretKey,
+        messages: transfer.messages.map((m) =>
+          internal({
+            to: Address.parse(m.to),
+            value: BigInt(m.value),
+            bounce: m.bounce,
+            body: m.body === null ? undefined : Cell.fromBase64(m.body),
+          }),
+        ),
+      });
+      const signed = external({
+        to: wallet.address,
+        init: transfer.stateInit === null ? undefined : wallet.init,
+        body,
+      });
+      return beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
+    };
+    // A first TON send deploys the wallet.
+    const first = await api('POST', '/transactions/build', {
+      from,
+      to,
+      amount: '0.1',
+      publickey: keys.publicKey.toString('hex'),
+    });
+    expect(first.status, first.text).toBe(200);
+    expect(
+      (await api('POST', '/transactions/broadcast', { boc: sign(first.body.data.transfer) })).status,
+    ).toBe(201);
+    await devnet.advance();
+
+    const built = await api('POST', '/transactions/build', {
+      from,
+      to,
+      amount: '1.75',
+      contractaddress: usdt,
+      comment: 'jettons signed elsewhere',
+    });
+    expect(built.status, built.text).toBe(200);
+    expect(built.body.data.transfer).toMatchObject({ seqno: 1, stateInit: null });
+    expect(built.body.data.transfer.messages[0]).toMatchObject({ value: '50000000', bounce: true });
+    const broadcast = await api('POST', '/transactions/broadcast', { boc: sign(built.body.data.transfer) });
+    expect(broadcast.status, broadcast.text).toBe(201);
+    await devnet.advance();
+    expect(await jettonUnitsOf(to, usdt)).toBe(1_750_000n);
+    expect(await historyRow(broadcast.body.data.txid)).toMatchObject({
+      type: 'JETTON',
+      from,
+      to,
+      amount: '1.750000',
+      contractaddress: usdt,
+    });
   });
 
   it('refuses a BOC that is no signed external message with a clear 422', async () => {

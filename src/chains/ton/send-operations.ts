@@ -12,7 +12,7 @@ import { TonAdapter } from './adapter.ts';
 import { tonAddressForm } from './address-form.ts';
 import { MAX_COMMENT_BYTES } from './comment.ts';
 import { JETTON_FORWARD_AMOUNT, JETTON_TRANSFER_ATTACHED, ton } from './fees.ts';
-import { TonPrivateKey } from './operations.ts';
+import { TonPrivateKey } from './private-key-field.ts';
 import { tonSendNode } from './send-node.ts';
 import { BUILD_LIFETIME_S, TonSends } from './sends.ts';
 import { MESSAGE_LIFETIME_S } from './seqno.ts';
