@@ -5,11 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTonDevnet, type TonDevnet } from '../../../devnets/ton/index.ts';
 import { familyOf } from '../../../src/chains/families.ts';
 import { type BackgroundRoles, startBackgroundRoles } from '../../../src/roles.ts';
+import { webhookInputSchema } from '../../../src/webhooks/webhook-input.ts';
+import { newWallet, sendBoc, transferBoc } from '../../devnets/ton/helpers.ts';
 import { startGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { waitFor } from '../../helpers/processes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const served = familyOf('ton') !== undefined;
+/** Webhooks take a comment filter once the shared webhook input has one. */
+const commentFilters = 'comment' in webhookInputSchema([]).properties;
 const PASSWORD = 'correct horse battery staple 7';
 
 let devnet: TonDevnet;
@@ -150,5 +154,28 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
     expect(held.body.data).toMatchObject({ balance: '3.250000', balance_raw: '3250000' });
     const none = await api('GET', `/jetton/${address}`);
     expect(none.status, none.text).toBe(400);
+  });
+
+  it.skipIf(!commentFilters)('notifies the one payment whose comment a webhook filters on', async () => {
+    const created = await api('POST', '/addresses', { password: PASSWORD });
+    const address = created.body.data[0].address as string;
+    const subscribed = await api('POST', '/webhooks', {
+      url: `${receiver.url}/memo`,
+      to: address,
+      comment: 'order 17',
+    });
+    expect(subscribed.status, subscribed.text).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sender = newWallet(-3);
+    await devnet.fund(sender.address.toString({ testOnly: true }), 3_000_000_000n);
+    const to = Address.parse(address);
+    for (const [seqno, comment] of ['order 16', 'order 17'].entries()) {
+      await sendBoc(devnet.url, transferBoc(sender, { to, value: 100_000_000n, seqno, comment }));
+      await devnet.advance();
+    }
+    const [hit] = await deliveries('/memo', 1);
+    expect(hit).toMatchObject({ type: 'TON', amount_raw: '100000000', comment: 'order 17' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.filter((r) => r.path === '/memo')).toHaveLength(1);
   });
 });
