@@ -131,4 +131,21 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
       decimals: 6,
     });
   });
+
+  it("describes the demo USDT and an address's balance of it; a master that is none answers 400", async () => {
+    const usdt = devnet.tokens.jetton.USDT;
+    const jetton = await api('GET', `/jetton/${usdt}`);
+    expect(jetton.status, jetton.text).toBe(200);
+    expect(jetton.body.data).toMatchObject({ jetton: usdt, name: 'Tether USD', symbol: 'USDT', decimals: 6 });
+    const created = await api('POST', '/addresses', { password: PASSWORD });
+    const address = created.body.data[0].address as string;
+    const empty = await api('GET', `/balances/${address}/jetton/${usdt}`);
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.body.data).toMatchObject({ address, balance: '0.000000', balance_raw: '0', decimals: 6 });
+    await devnet.mintJetton(usdt, address, 3_250_000n);
+    const held = await api('GET', `/balances/${address}/jetton/${usdt}`);
+    expect(held.body.data).toMatchObject({ balance: '3.250000', balance_raw: '3250000' });
+    const none = await api('GET', `/jetton/${address}`);
+    expect(none.status, none.text).toBe(400);
+  });
 });
