@@ -69,6 +69,11 @@ export interface ConformanceDriver {
     password: string,
   ): Promise<{ response: ApiResponse; privateKey?: string }>;
 
+  /**
+   * What a build from an outside key needs beside from, to and amount (TON: the public key of a wallet
+   * not yet deployed, whose address alone does not tell it).
+   */
+  buildFields?: (key: OutsideKey) => Record<string, string>;
   /** Signs what POST /transactions/build answered with the client library; the broadcast body and txid. */
   signOutside(built: ApiResponse['body'], key: OutsideKey): Promise<{ body: unknown; txid: string }>;
 

@@ -157,7 +157,12 @@ async function buildSignBroadcast(context: ScenarioContext, amount: bigint) {
   await driver.fundNative(key.address, 10n * amount + 10n * oneCoin(driver));
   const to = await newAddress(context);
   const built = await api('POST', '/transactions/build', {
-    json: { from: key.address, to, amount: units(amount, driver.native.decimals) },
+    json: {
+      from: key.address,
+      to,
+      amount: units(amount, driver.native.decimals),
+      ...driver.buildFields?.(key),
+    },
   });
   expect(built.status, built.text).toBe(200);
   const signed = await driver.signOutside(built.body, key);

@@ -21,7 +21,6 @@ describe('the TON family module', () => {
       expect(rules.isAddress(spelling)).toBe(true);
       expect(rules.normalize(spelling)).toBe(RAW);
     }
-    expect(tonDisplayAddress(RAW)).toBe(RAW);
     expect(tonDisplayAddress(RAW, 'mainnet')).toBe(address.toString({ bounceable: false }));
     expect(tonDisplayAddress(RAW, 'testnet')).toBe(address.toString({ bounceable: false, testOnly: true }));
     expect(rules).toMatchObject({ hasComments: true });

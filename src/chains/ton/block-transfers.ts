@@ -105,15 +105,12 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
   ];
 }
 
-/**
- * A transfer as the watcher reports it, with its comment: the comment joins through Object.assign so
- * this reads the same whether or not TransferEvent declares it yet.
- */
+/** A transfer as the watcher reports it, with its comment (null when it carries none). */
 export function transferEvent(
   transfer: TonTransfer,
   block: { chain: string; network: TransferEvent['network']; number: bigint; hash: string; time: Date },
 ): TransferEvent {
-  const event: TransferEvent = {
+  return {
     chain: block.chain,
     network: block.network,
     blockNumber: block.number,
@@ -128,6 +125,6 @@ export function transferEvent(
     amountRaw: transfer.amount,
     decimals: transfer.decimals,
     time: block.time,
+    comment: transfer.comment,
   };
-  return Object.assign(event, { comment: transfer.comment });
 }

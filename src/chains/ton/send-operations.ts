@@ -118,7 +118,10 @@ export function tonSendOperationsOf(sends: TonSends): ChainOperation[] {
         comment: Type.Optional(Comment),
         contractaddress: Type.Optional(JettonMaster),
         publickey: Type.Optional(
-          Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: "The wallet's ed25519 public key, hex" }),
+          Type.String({
+            pattern: '^[0-9a-fA-F]{64}$',
+            description: 'The ed25519 public key (hex) of the `from` wallet, which it must derive',
+          }),
         ),
       }),
       data: Type.Object({

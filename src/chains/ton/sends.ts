@@ -196,7 +196,7 @@ export class TonSends {
       build: async (): Promise<BuiltSend> => {
         // The fee is estimated once the key is known (a first send's estimate runs the wallet's deployment).
         const checked = await plan(node);
-        Object.assign(record, { amount: checked.record.amount });
+        record.amount = checked.record.amount;
         return {
           txid: null,
           send: async (privateKey, intent) => {
