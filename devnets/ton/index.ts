@@ -9,6 +9,7 @@ import { TonChain } from './chain.ts';
 import { DevnetBlockchain } from './emulator.ts';
 import { devnetSeed, Faucet } from './faucet.ts';
 import { deployMinter, jettonCode, mintMessage, USDT_METADATA } from './jetton.ts';
+import { normalizedExternalHash } from './messages.ts';
 import { readSnapshot, writeSnapshot } from './snapshot.ts';
 
 export const MAINNET_GLOBAL_ID = -239;
@@ -45,10 +46,13 @@ export interface TonDevnet {
   faucet: { address: string; secretKey: string };
   /** The demo USDT master (6 decimals), user-friendly bounceable form. */
   tokens: { jetton: { USDT: string } };
-  /** Sends `nanotons` from the faucet (bounce false); resolves once the block holding it closed. */
-  fund(address: string, nanotons: bigint): Promise<void>;
-  /** Mints `units` of the jetton to `owner`'s jetton wallet (deploying it); resolves once its block closed. */
-  mintJetton(master: string, owner: string, units: bigint): Promise<void>;
+  /**
+   * Sends `nanotons` from the faucet (bounce false); resolves once the block holding it closed, with the
+   * normalized hash (TEP-467, hex) of the faucet's message: the id the gateway gives the payment.
+   */
+  fund(address: string, nanotons: bigint): Promise<string>;
+  /** Mints `units` of the jetton to `owner`'s jetton wallet (deploying it); as `fund` resolves. */
+  mintJetton(master: string, owner: string, units: bigint): Promise<string>;
   /** Closes `blocks` blocks now (default 1). */
   advance(blocks?: number): Promise<void>;
   close(): Promise<void>;
@@ -114,12 +118,24 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
     saver.start();
   }
 
-  /** Queues a faucet-signed message for the next block; resolves when that block closed. */
-  const fromFaucet = (messages: MessageRelaxed[]): Promise<void> => {
-    const landed = new Promise<void>((resolve, reject) => {
+  /**
+   * Queues a faucet-signed message for the next block; resolves when that block closed, with the
+   * message's normalized hash (hex).
+   */
+  const fromFaucet = (messages: MessageRelaxed[]): Promise<string> => {
+    let sent: Message | null = null;
+    const landed = new Promise<string>((resolve, reject) => {
       chain.enqueue({
-        message: () => faucet.transfer(emulator, messages),
-        settle: (refusal) => (refusal ? reject(refusal) : resolve()),
+        message: async () => {
+          sent = await faucet.transfer(emulator, messages);
+          return sent;
+        },
+        settle: (refusal) => {
+          const hash = sent === null ? null : normalizedExternalHash(sent);
+          if (refusal) reject(refusal);
+          else if (hash === null) reject(new Error('the faucet sent no external message'));
+          else resolve(hash.toString('hex'));
+        },
       });
     });
     // With blocks only on demand, nobody else would close the block the caller waits for.
@@ -168,7 +184,7 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
     mintJetton: async (master, owner, units) => {
       // Only the devnet's own masters take the faucet's mint (elsewhere it would bounce and mint nothing).
       if (!Address.parse(master).equals(usdt)) throw new Error(`${master} is not a jetton of this devnet`);
-      await fromFaucet([mintMessage(usdt, Address.parse(owner), units, faucet.address)]);
+      return fromFaucet([mintMessage(usdt, Address.parse(owner), units, faucet.address)]);
     },
     advance: async (blocks = 1) => {
       for (let i = 0; i < blocks; i++) await closeBlock();

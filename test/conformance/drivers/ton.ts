@@ -88,7 +88,9 @@ export function tonDriver(devnet: TonDevnet): ConformanceDriver {
     wrongPasswordSend: { status: 401, message: /^Wrong password provided$/ },
     newKey,
     addressOf: (privateKey) => walletOf(privateKey).address,
-    fundNative: (address, nanotons) => devnet.fund(address, nanotons),
+    fundNative: async (address, nanotons) => {
+      await devnet.fund(address, nanotons);
+    },
     settle: () => devnet.advance(2),
     // TON takes rent from an account's balance at each of its transactions (a few nanotons here); the
     // scenarios' amounts are what it was paid, so the rent its transactions collected is added back.
