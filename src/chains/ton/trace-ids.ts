@@ -25,7 +25,7 @@ export class TraceIds {
   /** The first transaction's hash (hex) -> its trace's id (hex). */
   readonly #ids = new Map<string, string>();
 
-  constructor(private readonly toncenter: Toncenter) {}
+  constructor(private readonly toncenter: Pick<Toncenter, 'transactionByHash'>) {}
 
   /**
    * The id (64 lower-case hex) of the trace `tx` belongs to. `nearby` are transactions already read, by
