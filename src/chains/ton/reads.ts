@@ -5,7 +5,8 @@
  *
  * A transaction is named by its hash (64 hex, or base64 as explorers write it) or by the hash of the
  * message that started it: a send answers its external message's normalized hash (TEP-467), which is
- * what a user has before the transaction exists.
+ * what a user has before the transaction exists. The outcome names both the payment's id (its trace's:
+ * trace-ids.ts), which is what the send answered and webhooks report, and the transaction's own hash.
  */
 import { Type } from '@sinclair/typebox';
 import { ApiError, invalidField } from '../../errors.ts';

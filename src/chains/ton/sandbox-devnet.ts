@@ -13,6 +13,7 @@ import type { Network } from '../types.ts';
 import { addressProblem, tonAddressOf, walletAddress } from './address.ts';
 import { comparableAddress, hexHash, NANOTON_DECIMALS } from './block-transfers.ts';
 import { Toncenter } from './toncenter.ts';
+import { TraceIds } from './trace-ids.ts';
 
 /** The demo USDT has 6 decimals, like USDT on TON. */
 const DEMO_DECIMALS = 6;
@@ -22,6 +23,7 @@ const MAX_FAUCET_NANOTONS = 1_000n * 10n ** 9n;
 /** Sends TON or mints the demo USDT from the devnet's faucet; funds arrive in a block at once. */
 class TonDevnetFaucet implements Faucet {
   readonly #toncenter: Toncenter;
+  readonly #traces: TraceIds;
 
   constructor(
     private readonly devnet: TonDevnet,
@@ -29,6 +31,7 @@ class TonDevnetFaucet implements Faucet {
     client: NodeClient,
   ) {
     this.#toncenter = new Toncenter(client);
+    this.#traces = new TraceIds(this.#toncenter);
   }
 
   async fund(request: FaucetRequest): Promise<FaucetResult> {
@@ -71,10 +74,15 @@ class TonDevnetFaucet implements Faucet {
     });
   }
 
-  /** The faucet's transfer, as the receiving account's newest transaction (64 hex). */
+  /**
+   * The faucet's transfer (64 hex): the id of the trace of the receiving account's newest transaction, the
+   * txid its webhook reports.
+   */
   async #lastTransaction(address: string): Promise<string> {
     const hash = (await this.#toncenter.account(address)).lastTransactionHash;
-    return hash === null ? '' : hexHash(hash);
+    if (hash === null) return '';
+    const tx = await this.#toncenter.transactionByHash(hash);
+    return tx === null ? hexHash(hash) : this.#traces.of(tx);
   }
 }
 
