@@ -4,7 +4,7 @@
  * concurrent sends take consecutive seqnos, and a lost message is signed again on a fresh seqno.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { Address, Cell, loadMessage, toNano } from '@ton/core';
+import { Address, beginCell, Cell, loadMessage, toNano } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { custodialWallet } from '../../src/chains/ton/build.ts';
@@ -103,7 +103,7 @@ class EmulatorNode implements TonSendNode {
       description.type === 'generic' &&
       description.computePhase.type === 'vm' &&
       description.computePhase.success;
-    this.landings.set(normalizedMessageHash(message), {
+    this.landings.set(normalizedMessageHash(message, beginCell()), {
       hash: tx.hash().toString('hex'),
       accepted,
       sentMessages: tx.outMessagesCount,

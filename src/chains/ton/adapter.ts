@@ -16,7 +16,8 @@ import { hexHash, NANOTON_DECIMALS, transactionTransfers, transferEvent } from '
 import { TON_BLOCK_TIME_MS, TON_FINALITY } from './finality.ts';
 import { Jettons } from './jettons.ts';
 import { TonNodeAnswerError } from './node-answer.ts';
-import { Toncenter } from './toncenter.ts';
+import { Toncenter, type TonTransaction } from './toncenter.ts';
+import { TraceIds } from './trace-ids.ts';
 
 /** toncenter's public v3 endpoints (rate-limited without an API key: TON_API_KEY). */
 export const TON_DEFAULT_ENDPOINTS: Record<Network, NodeEndpointConfig[]> = {
@@ -36,6 +37,8 @@ export class TonAdapter implements ChainAdapter {
   readonly toncenter: Toncenter;
   /** Jetton wallets and masters, asked of the contracts and remembered. */
   readonly jettons: Jettons;
+  /** The id of each transaction's trace: what the send that made a payment answered. */
+  readonly traces: TraceIds;
   readonly #client: NodeClient;
   /** Masterchain seqno -> root hash (hex) of the blocks read lately. */
   readonly #hashes = new Map<number, string>();
@@ -45,6 +48,7 @@ export class TonAdapter implements ChainAdapter {
     this.#client = adapterNodeClient('ton', options);
     this.toncenter = new Toncenter(this.#client);
     this.jettons = new Jettons(this.toncenter);
+    this.traces = new TraceIds(this.toncenter);
     this.follower = {
       finality: TON_FINALITY[options.network],
       blockTimeMs: TON_BLOCK_TIME_MS,
@@ -92,7 +96,10 @@ export class TonAdapter implements ChainAdapter {
     return hash;
   }
 
-  /** One masterchain block for the watcher, with every transfer its transactions made that stayed. */
+  /**
+   * One masterchain block for the watcher, with every transfer its transactions made that stayed, each
+   * under its trace's id.
+   */
   async #readHeight(height: bigint): Promise<HeightReading> {
     if (height > BigInt(Number.MAX_SAFE_INTEGER)) return { kind: 'not-yet' };
     const seqno = Number(height);
@@ -110,12 +117,20 @@ export class TonAdapter implements ChainAdapter {
       );
     }
     const time = new Date(block.genUtime * 1000);
+    const transactions = await this.toncenter.transactionsOfBlock(seqno);
+    const byHash = new Map<string, TonTransaction>(transactions.map((tx) => [hexHash(tx.hash), tx]));
     const transfers = [];
-    for (const tx of await this.toncenter.transactionsOfBlock(seqno)) {
-      for (const transfer of await transactionTransfers(tx, this.jettons)) {
-        if (!transfer.stayed) continue;
+    for (const [position, tx] of transactions.entries()) {
+      const stayed = (await transactionTransfers(tx, this.jettons)).filter((transfer) => transfer.stayed);
+      if (stayed.length === 0) continue;
+      const txid = await this.traces.of(tx, byHash);
+      for (const transfer of stayed) {
         transfers.push(
-          transferEvent(transfer, { chain: 'ton', network: this.network, number: height, hash, time }),
+          transferEvent(
+            transfer,
+            { txid, logIndex: position },
+            { chain: 'ton', network: this.network, number: height, hash, time },
+          ),
         );
       }
     }

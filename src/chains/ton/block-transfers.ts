@@ -13,6 +13,9 @@
  * forward payload's comment.
  *
  * A comment is read from the body (the indexer's own reading where the body is missing).
+ *
+ * The watcher reports a transfer under its trace's id (trace-ids.ts), the id the send that made it
+ * answered, not under the hash of the transaction that received it.
  */
 import type { TransferEvent } from '../types.ts';
 import { tonAddressOf } from './address.ts';
@@ -26,8 +29,8 @@ export const NANOTON_DECIMALS = 9;
 /** One transfer a transaction made, as the gateway reads it. */
 export interface TonTransfer {
   type: 'TON' | 'JETTON';
-  /** The transaction's hash, 64 lower-case hex: the gateway's transaction id. */
-  txid: string;
+  /** The hash of the transaction that received it, 64 lower-case hex. */
+  hash: string;
   /** Raw addresses, lower case (`0:abcd…`), the form webhooks compare. */
   from: string | null;
   to: string;
@@ -65,7 +68,7 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
   const message = tx.inMsg;
   if (message === null || message.source === null || message.bounced === true) return [];
   const core = await tonCore();
-  const txid = hexHash(tx.hash);
+  const hash = hexHash(tx.hash);
   const to = comparableAddress(tx.account)!;
   if (message.opcode === JETTON_OPS.internalTransfer) {
     const body = jettonInternalTransfer(core, message.body);
@@ -77,7 +80,7 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
     return [
       {
         type: 'JETTON',
-        txid,
+        hash,
         from: comparableAddress(body.from),
         to: comparableAddress(wallet.owner)!,
         contract: comparableAddress(wallet.master),
@@ -93,7 +96,7 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
   return [
     {
       type: 'TON',
-      txid,
+      hash,
       from: comparableAddress(message.source),
       to,
       contract: null,
@@ -105,9 +108,15 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
   ];
 }
 
-/** A transfer as the watcher reports it, with its comment (null when it carries none). */
+/**
+ * A transfer as the watcher reports it, with its comment (null when it carries none), under its trace's
+ * id. One trace may pay several watched addresses in one block (a wallet message with several transfers),
+ * so `logIndex` is the receiving transaction's position in the block's list: each of the trace's
+ * transfers is its own notification, and every read of the block numbers them alike.
+ */
 export function transferEvent(
   transfer: TonTransfer,
+  id: { txid: string; logIndex: number },
   block: { chain: string; network: TransferEvent['network']; number: bigint; hash: string; time: Date },
 ): TransferEvent {
   return {
@@ -115,8 +124,8 @@ export function transferEvent(
     network: block.network,
     blockNumber: block.number,
     blockHash: block.hash,
-    txid: transfer.txid,
-    logIndex: 0,
+    txid: id.txid,
+    logIndex: id.logIndex,
     from: transfer.from,
     to: transfer.to,
     contractAddress: transfer.contract,

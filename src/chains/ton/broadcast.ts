@@ -4,7 +4,7 @@
  * `transfer` (the jettons, their receiver and master), else TON (the value and receiver); any other
  * message is recorded as `raw`.
  */
-import { Cell, loadMessage, loadOutList, type Message, type MessageRelaxed } from '@ton/core';
+import { beginCell, Cell, loadMessage, loadOutList, type Message, type MessageRelaxed } from '@ton/core';
 import { invalidField } from '../../errors.ts';
 import { assetAmount } from '../amount.ts';
 import type { SendRecord } from '../send-contract.ts';
@@ -44,7 +44,7 @@ export function readSignedMessage(boc: string): SignedMessage {
   const wallet = message.info.dest.toRawString();
   const sent = firstTransfer(message.body);
   return {
-    txid: normalizedMessageHash(message),
+    txid: normalizedMessageHash(message, beginCell()),
     boc: Buffer.from(text, 'base64').toString('base64'),
     record: async (node, display) => {
       const from = display.wallet(wallet);

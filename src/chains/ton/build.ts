@@ -139,5 +139,5 @@ function base64(cell: Cell): string {
 function externalOf(to: Address, init: StateInit | null, body: Cell): SignedTransfer {
   const message = external({ to, init: init ?? undefined, body });
   const boc = base64(beginCell().store(storeMessage(message)).endCell());
-  return { message, boc, txid: normalizedMessageHash(message) };
+  return { message, boc, txid: normalizedMessageHash(message, beginCell()) };
 }

@@ -43,7 +43,10 @@ export interface DecodedTransfer {
 }
 
 export interface TransactionOutcome {
+  /** The id of the transaction's trace (trace-ids.ts): what the send that started it answered. */
   txid: string;
+  /** This transaction's own hash, 64 hex. */
+  hash: string;
   account: string;
   lt: string;
   mc_block_seqno: number | null;
@@ -68,9 +71,11 @@ export function transactionStatus(tx: TonTransaction): TransactionStatus {
   return tx.aborted ? 'aborted' : 'failed';
 }
 
-export function transactionOutcome(tx: TonTransaction, network: Network): TransactionOutcome {
+/** How `tx` ended, named by its trace's id `txid` and its own hash. */
+export function transactionOutcome(tx: TonTransaction, txid: string, network: Network): TransactionOutcome {
   return {
-    txid: hexHash(tx.hash),
+    txid,
+    hash: hexHash(tx.hash),
     account: shown(tx.account, network),
     lt: tx.lt.toString(),
     mc_block_seqno: tx.mcBlockSeqno,

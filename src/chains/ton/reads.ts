@@ -5,7 +5,8 @@
  *
  * A transaction is named by its hash (64 hex, or base64 as explorers write it) or by the hash of the
  * message that started it: a send answers its external message's normalized hash (TEP-467), which is
- * what a user has before the transaction exists.
+ * what a user has before the transaction exists. The outcome names both the payment's id (its trace's:
+ * trace-ids.ts), which is what the send answered and webhooks report, and the transaction's own hash.
  */
 import { Type } from '@sinclair/typebox';
 import { ApiError, invalidField } from '../../errors.ts';
@@ -38,7 +39,11 @@ const Transfer = Type.Object({
 });
 
 const Outcome = Type.Object({
-  txid: Type.String({ description: 'The transaction hash, 64 hex' }),
+  txid: Type.String({
+    description:
+      "The id of the payment the transaction is part of, 64 hex: the normalized hash (TEP-467) of the external message its trace began with, as the send answered it and webhooks report it; the transaction's own hash where the trace began without one",
+  }),
+  hash: Type.String({ description: "This transaction's hash, 64 hex" }),
   account: Type.String(),
   lt: Type.String({ description: 'Logical time' }),
   mc_block_seqno: Type.Union([Type.Integer(), Type.Null()]),
@@ -104,7 +109,7 @@ export const tonReads: FamilyReads = {
       const node = ton(adapter);
       const tx = await findTransaction(node, txid);
       return {
-        outcome: transactionOutcome(tx, node.network),
+        outcome: transactionOutcome(tx, await node.traces.of(tx), node.network),
         transfers: await decodedTransfers(tx, node.toncenter, node.jettons, node.network),
       };
     },
@@ -115,7 +120,8 @@ export const tonReads: FamilyReads = {
     Outcome,
     async (adapter, txid) => {
       const node = ton(adapter);
-      return transactionOutcome(await findTransaction(node, txid), node.network);
+      const tx = await findTransaction(node, txid);
+      return transactionOutcome(tx, await node.traces.of(tx), node.network);
     },
   ),
 
@@ -127,7 +133,7 @@ export const tonReads: FamilyReads = {
       const tx = await findTransaction(node, txid);
       const description = tx.raw['description'];
       return {
-        outcome: transactionOutcome(tx, node.network),
+        outcome: transactionOutcome(tx, await node.traces.of(tx), node.network),
         description: description !== null && typeof description === 'object' ? { ...description } : {},
       };
     },

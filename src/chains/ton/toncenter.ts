@@ -61,6 +61,11 @@ export interface TonTransaction {
   account: string;
   /** Base64. */
   hash: string;
+  /**
+   * The hash (base64) of the first transaction of the trace this one belongs to: the one the external
+   * message that set it all going came into. Null where the indexer has not named it.
+   */
+  traceId: string | null;
   lt: bigint;
   /** Unix seconds. */
   now: number;
@@ -452,6 +457,7 @@ function readTransaction(answer: NodeAnswer): TonTransaction {
   return {
     account: answer.string('account'),
     hash: answer.string('hash'),
+    traceId: answer.optionalString('trace_id'),
     lt: answer.units('lt'),
     now: answer.integer('now'),
     mcBlockSeqno: answer.optionalInteger('mc_block_seqno'),

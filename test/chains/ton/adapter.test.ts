@@ -1,4 +1,4 @@
-import { Address } from '@ton/core';
+import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { NodeClient } from '../../../src/chains/node-client.ts';
 import { TonAdapter } from '../../../src/chains/ton/adapter.ts';
 import { tonKeyFromSeed } from '../../../src/chains/ton/keys.ts';
 import { tonHeadProbe, tonNetworkProbe } from '../../../src/chains/ton/probe.ts';
+import type { TransferEvent } from '../../../src/chains/types.ts';
 import { newWallet, sendBoc, transferBoc, walletInfo } from '../../devnets/ton/helpers.ts';
 
 let devnet: TonDevnet;
@@ -21,6 +22,19 @@ afterAll(async () => {
   await adapter?.close();
   await devnet?.close();
 });
+
+/** Every transfer the follower reports from the block after `from` to the head. */
+async function transfersSince(from: bigint): Promise<TransferEvent[]> {
+  const head = await adapter.getBlockNumber();
+  const transfers: TransferEvent[] = [];
+  for (let height = from + 1n; height <= head; height++) {
+    const reading = await adapter.follower.read(height);
+    if (reading.kind === 'block') transfers.push(...reading.block.transfers);
+  }
+  return transfers;
+}
+
+const hex = (base64: string) => Buffer.from(base64, 'base64').toString('hex');
 
 /** The raw form webhooks compare. */
 const comparable = (address: string) => {
@@ -68,8 +82,8 @@ describe('the TON adapter on the devnet', () => {
       contractAddress: null,
       amountRaw: 1_500_000_000n,
       decimals: 9,
-      logIndex: 0,
     });
+    expect(found?.logIndex).toBeGreaterThanOrEqual(0);
     expect(found?.txid).toMatch(/^[0-9a-f]{64}$/);
     expect(await adapter.getBalance(pair.address)).toBe(1_500_000_000n);
     expect(await adapter.follower.read(head + 5n)).toEqual({ kind: 'not-yet' });
@@ -109,5 +123,57 @@ describe('the TON adapter on the devnet', () => {
       from: comparable(sender.address.toString()),
       comment: 'order 17',
     });
+  });
+
+  it("reports a wallet's payment under the send's txid, not the receiving transaction's hash", async () => {
+    const sender = newWallet();
+    await devnet.fund(sender.address.toString(), 2_000_000_000n);
+    const receiver = newWallet();
+    const start = await adapter.getBlockNumber();
+    const sent = await sendBoc(
+      devnet.url,
+      transferBoc(sender, { to: receiver.address, value: 300_000_000n, seqno: 0, comment: 'order 18' }),
+    );
+    await devnet.advance();
+    const paid = (await transfersSince(start)).filter(
+      (t) => t.to === comparable(receiver.address.toString()),
+    );
+    expect(paid).toMatchObject([{ amountRaw: 300_000_000n, txid: hex(sent.message_hash_norm) }]);
+    const received = await walletInfo(devnet.url, receiver.address);
+    expect(paid[0]?.txid).not.toBe(hex(received.last_transaction_hash));
+  });
+
+  it('reports both payments of one wallet message to two addresses, under its txid, each its own', async () => {
+    const sender = newWallet();
+    await devnet.fund(sender.address.toString(), 2_000_000_000n);
+    const first = newWallet();
+    const second = newWallet();
+    const body = sender.contract.createTransfer({
+      seqno: 0,
+      secretKey: sender.keys.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+      messages: [
+        internal({ to: first.address, value: 110_000_000n, bounce: false }),
+        internal({ to: second.address, value: 120_000_000n, bounce: false }),
+      ],
+    });
+    const message = external({ to: sender.address, init: sender.contract.init, body });
+    const boc = beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
+    const start = await adapter.getBlockNumber();
+    const sent = await sendBoc(devnet.url, boc);
+    await devnet.advance();
+    const watched = new Set<string | null>([
+      comparable(first.address.toString()),
+      comparable(second.address.toString()),
+    ]);
+    const paid = (await transfersSince(start)).filter((t) => watched.has(t.to));
+    expect(paid.map((t) => t.amountRaw).sort()).toEqual([110_000_000n, 120_000_000n]);
+    for (const transfer of paid) expect(transfer.txid).toBe(hex(sent.message_hash_norm));
+    // The notifications' key (txid, log index, block): two keys, so neither payment is dropped.
+    const keys = new Set(paid.map((t) => `${t.txid}/${t.logIndex}/${t.blockHash}`));
+    expect(keys.size).toBe(2);
+    // Every read of the block numbers them alike.
+    const again = (await transfersSince(start)).filter((t) => watched.has(t.to));
+    expect(again.map((t) => t.logIndex)).toEqual(paid.map((t) => t.logIndex));
   });
 });

@@ -109,6 +109,8 @@ describe('jettons on the TON devnet', () => {
         amountRaw: 10_000_000n,
         decimals: 6,
         comment: 'invoice 7',
+        // The send's txid, though the jetton moved three transactions after the wallet's.
+        txid: Buffer.from(sent.message_hash_norm, 'base64').toString('hex'),
       },
     ]);
     // The jetton plumbing (notification, excesses) moves TON as gas, never as a payment.

@@ -46,7 +46,7 @@ describe('the TON reads on the devnet (testnet)', () => {
 
     const decoded = await tonReads.decodedTransaction.read(adapter, txid);
     expect(decoded).toMatchObject({
-      outcome: { status: 'success', account: testnetWallet(sender.address) },
+      outcome: { status: 'success', account: testnetWallet(sender.address), txid },
       transfers: [
         {
           type: 'TON',
@@ -71,7 +71,9 @@ describe('the TON reads on the devnet (testnet)', () => {
       transfers: [{ direction: 'in', amount: '0.250000000', comment: 'invoice 7', bounced: false }],
     });
     const receipt = await tonReads.receipt.read(adapter, hex(info.last_transaction_hash));
-    expect(receipt).toMatchObject({ status: 'success', txid: hex(info.last_transaction_hash) });
+    // Named by the send's txid, and by its own hash.
+    expect(receipt).toMatchObject({ status: 'success', txid, hash: hex(info.last_transaction_hash) });
+    expect((received as { outcome: { txid: string } }).outcome.txid).toBe(txid);
   });
 
   it('reads a bounced payment as bounced, and the send that made it as failed', async () => {

@@ -39,6 +39,8 @@ describe('the TON sandbox devnet', () => {
     expect(paid.txid).toMatch(/^[0-9a-f]{64}$/);
     const toncenter = new Toncenter(client);
     expect((await toncenter.account(address)).balance).toBe(2_500_000_000n);
+    // The txid is the payment's, as its webhook reports it: the faucet's external message, which it started.
+    expect(await toncenter.transactionsByMessage(paid.txid!, 'in')).toHaveLength(1);
     const usdt = devnet.tokens['jetton']!['USDT']!;
     const minted = await devnet.faucet.fund({ address, amount: 12, contractaddress: usdt });
     expect(minted).toMatchObject({ symbol: 'USDT', amount: '12', contractaddress: usdt });
