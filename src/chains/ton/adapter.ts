@@ -97,8 +97,8 @@ export class TonAdapter implements ChainAdapter {
   }
 
   /**
-   * One masterchain block for the watcher, with every transfer its transactions made that stayed, each
-   * under its trace's id.
+   * One masterchain block for the watcher, with every transfer its transactions made (those that did not
+   * stay marked failed), each under its trace's id.
    */
   async #readHeight(height: bigint): Promise<HeightReading> {
     if (height > BigInt(Number.MAX_SAFE_INTEGER)) return { kind: 'not-yet' };
@@ -121,10 +121,10 @@ export class TonAdapter implements ChainAdapter {
     const byHash = new Map<string, TonTransaction>(transactions.map((tx) => [hexHash(tx.hash), tx]));
     const transfers = [];
     for (const [position, tx] of transactions.entries()) {
-      const stayed = (await transactionTransfers(tx, this.jettons)).filter((transfer) => transfer.stayed);
-      if (stayed.length === 0) continue;
+      const made = await transactionTransfers(tx, this.jettons);
+      if (made.length === 0) continue;
       const txid = await this.traces.of(tx, byHash);
-      for (const transfer of stayed) {
+      for (const transfer of made) {
         transfers.push(
           transferEvent(
             transfer,

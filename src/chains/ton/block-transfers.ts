@@ -41,7 +41,7 @@ export interface TonTransfer {
   comment: string | null;
   /**
    * Whether the value stayed: false for a TON transfer the receiver sent back (a bounce) or a jetton
-   * transfer whose transaction failed. Only transfers that stayed are reported to webhooks.
+   * transfer whose transaction failed. One that did not stay is reported to webhooks as `failed`.
    */
   stayed: boolean;
 }
@@ -135,5 +135,12 @@ export function transferEvent(
     decimals: transfer.decimals,
     time: block.time,
     comment: transfer.comment,
+    ...(transfer.stayed ? {} : { failed: FAILED_TRANSFER[transfer.type] }),
   };
 }
+
+/** Why a transfer that did not stay did not pay, as its `failed` notification says. */
+const FAILED_TRANSFER: Record<TonTransfer['type'], string> = {
+  TON: 'bounced: the receiving contract sent the TON back (less fees)',
+  JETTON: "refused: the receiver's jetton wallet failed the transfer, and the jettons went back to the sender",
+};

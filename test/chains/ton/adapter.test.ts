@@ -89,7 +89,7 @@ describe('the TON adapter on the devnet', () => {
     expect(await adapter.follower.read(head + 5n)).toEqual({ kind: 'not-yet' });
   });
 
-  it('reports a wallet-to-wallet payment with its comment, and not a bounced one', async () => {
+  it('reports a wallet-to-wallet payment with its comment, and a bounced one as failed', async () => {
     const sender = newWallet();
     await devnet.fund(sender.address.toString(), 3_000_000_000n);
     const receiver = WalletContractV5R1.create({
@@ -103,7 +103,8 @@ describe('the TON adapter on the devnet', () => {
       transferBoc(sender, { to: receiver.address, value: 200_000_000n, seqno: 0, comment: 'order 17' }),
     );
     await devnet.advance();
-    // A bounceable payment to an account without code bounces back: nothing stays with it.
+    // A bounceable payment to an account without code bounces back: nothing stays with it, and it is
+    // reported as failed, never as paid.
     const seqno = (await walletInfo(devnet.url, sender.address)).seqno ?? 1;
     await sendBoc(
       devnet.url,
@@ -117,11 +118,16 @@ describe('the TON adapter on the devnet', () => {
       if (reading.kind === 'block') transfers.push(...reading.block.transfers);
     }
     const toReceiver = transfers.filter((t) => t.to === comparable(receiver.address.toString()));
-    expect(toReceiver).toHaveLength(1);
+    expect(toReceiver).toHaveLength(2);
     expect(toReceiver[0]).toMatchObject({
       amountRaw: 200_000_000n,
       from: comparable(sender.address.toString()),
       comment: 'order 17',
+    });
+    expect(toReceiver[0]?.failed).toBeUndefined();
+    expect(toReceiver[1]).toMatchObject({
+      amountRaw: 100_000_000n,
+      failed: expect.stringMatching(/^bounced/),
     });
   });
 
