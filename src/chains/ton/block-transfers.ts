@@ -142,5 +142,6 @@ export function transferEvent(
 /** Why a transfer that did not stay did not pay, as its `failed` notification says. */
 const FAILED_TRANSFER: Record<TonTransfer['type'], string> = {
   TON: 'bounced: the receiving contract sent the TON back (less fees)',
-  JETTON: "refused: the receiver's jetton wallet failed the transfer, and the jettons went back to the sender",
+  JETTON:
+    "refused: the receiver's jetton wallet failed the transfer, and the jettons went back to the sender",
 };
