@@ -16,6 +16,8 @@ export interface Session {
   used_chains: string[];
   /** The chains whose webhooks take `notify_pending` (they have a mempool). */
   pending_chains: string[];
+  /** The chains whose webhooks take a `comment` filter (TON). */
+  comment_chains: string[];
 }
 
 let session: Session | null = null;

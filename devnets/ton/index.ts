@@ -7,6 +7,7 @@ import { createApiServer } from './api/server.ts';
 import { TonChain } from './chain.ts';
 import { DevnetBlockchain } from './emulator.ts';
 import { devnetSeed, Faucet } from './faucet.ts';
+import { deployMinter, jettonCode, mintMessage, USDT_METADATA } from './jetton.ts';
 
 export const MAINNET_GLOBAL_ID = -239;
 export const TESTNET_GLOBAL_ID = -3;
@@ -50,6 +51,7 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
   const chain = new TonChain(emulator, globalId);
   const faucet = new Faucet(devnetSeed('switchyard.ton.devnet.faucet'), globalId);
   await faucet.deploy(emulator);
+  const usdt = await deployMinter(emulator, await jettonCode(), faucet.address, USDT_METADATA);
 
   // One piece of emulator work at a time: a block's messages run together, get-methods between blocks.
   let queue: Promise<unknown> = Promise.resolve();
@@ -102,12 +104,11 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
       address: faucet.address.toString({ bounceable: false, testOnly }),
       secretKey: faucet.seed.toString('hex'),
     },
-    tokens: { jetton: { USDT: '' } },
+    tokens: { jetton: { USDT: usdt.toString({ bounceable: true, testOnly }) } },
     fund: (address, nanotons) =>
       fromFaucet([internal({ to: Address.parse(address), value: nanotons, bounce: false })]),
-    mintJetton: async () => {
-      throw new Error('not yet');
-    },
+    mintJetton: (master, owner, units) =>
+      fromFaucet([mintMessage(Address.parse(master), Address.parse(owner), units, faucet.address)]),
     advance: async (blocks = 1) => {
       for (let i = 0; i < blocks; i++) await closeBlock();
     },

@@ -218,12 +218,17 @@ export interface ChainWebhookRules {
   isAddress(address: string): boolean;
   /** The one form matching compares, so an address in any accepted spelling matches. */
   normalize(address: string): string;
-  /** The form users are shown (stored webhooks, notifications), from the normalized form. */
-  display(address: string): string;
+  /**
+   * The form users are shown (stored webhooks, notifications), from the normalized form, on `network`
+   * (TON marks a testnet address in its shown form).
+   */
+  display(address: string, network: Network): string;
   /** Bitcoin has no token contracts. */
   hasContracts: boolean;
   /** Unconfirmed transfers can be seen (and notified as `pending`) before a block holds them. */
   hasMempool: boolean;
+  /** Transfers carry their sender's text (`TransferEvent.comment`), which webhooks may filter on (TON). */
+  hasComments?: true;
 }
 
 /** A coin the price API quotes, and how each price source names it. */

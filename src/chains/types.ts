@@ -44,4 +44,9 @@ export interface TransferEvent {
   decimals: number;
   /** Block time. */
   time: Date;
+  /**
+   * The text its sender attached (TON's comment), which payments are told apart by; null when it has
+   * none. Absent on chains whose transfers carry no such text.
+   */
+  comment?: string | null;
 }

@@ -188,6 +188,8 @@ export interface WebhooksTable {
   to_address: string | null;
   contract_address: string | null;
   token_id: string | null;
+  /** The exact comment a matching transfer carries (TON); null for any. */
+  comment: string | null;
   type: string | null;
   confirmations: number;
   notify_reverted: number;

@@ -4,7 +4,7 @@
  */
 import { familyOf, isServedChain } from '../chains/families.ts';
 import type { ChainWebhookRules } from '../chains/family.ts';
-import type { ChainName } from '../chains/types.ts';
+import type { ChainName, Network } from '../chains/types.ts';
 
 /** @throws Error for a chain this build does not serve (the routes refuse those before asking). */
 export function webhookRules(chain: ChainName): ChainWebhookRules {
@@ -17,10 +17,10 @@ export function webhookRules(chain: ChainName): ChainWebhookRules {
  * A normalized address, or null, in the chain's display form. Never throws: it runs inside the watcher's
  * block transaction, where an address it cannot show must not stop the chain; it is shown as it is.
  */
-export function displayAddress(chain: string, address: string | null): string | null {
+export function displayAddress(chain: string, network: Network, address: string | null): string | null {
   if (address === null || !isServedChain(chain)) return address;
   try {
-    return webhookRules(chain).display(address);
+    return webhookRules(chain).display(address, network);
   } catch {
     return address;
   }

@@ -9,6 +9,8 @@ export interface MatchableWebhook {
   to: string | null;
   contract: string | null;
   tokenId: string | null;
+  /** The exact comment a transfer must carry (TON); null for any. */
+  comment: string | null;
   type: string | null;
   confirmations: number;
   notifyReverted: boolean;
@@ -16,10 +18,10 @@ export interface MatchableWebhook {
   notifyPending: boolean;
 }
 
-type Field = 'to' | 'from' | 'tokenId' | 'contract';
+type Field = 'to' | 'from' | 'tokenId' | 'contract' | 'comment';
 
 /** Most selective first: a subscription is indexed once, under the first filter field it sets. */
-const INDEX_ORDER: readonly Field[] = ['to', 'from', 'tokenId', 'contract'];
+const INDEX_ORDER: readonly Field[] = ['to', 'from', 'tokenId', 'contract', 'comment'];
 const FIELDS = INDEX_ORDER.length;
 
 /** A filter a subscription leaves unset; a slot of no subscription. */
@@ -54,7 +56,7 @@ class Interner {
 }
 
 /**
- * Subscriptions of one (chain, network) indexed by filter value. A transfer is matched with at most four
+ * Subscriptions of one (chain, network) indexed by filter value. A transfer is matched with at most five
  * hash lookups plus a check of the candidates found there, whatever the number of subscriptions: every
  * subscription sits in exactly one index, under its most selective field, and must agree on every field
  * it sets (filters are ANDed, as Chaingateway's are).
@@ -142,13 +144,14 @@ export class WebhookMatcher {
 
   /** Subscriptions that want this transfer. */
   match(
-    transfer: Pick<TransferEvent, 'from' | 'to' | 'contractAddress' | 'tokenId' | 'type'>,
+    transfer: Pick<TransferEvent, 'from' | 'to' | 'contractAddress' | 'tokenId' | 'type' | 'comment'>,
   ): MatchableWebhook[] {
     const wanted = this.wanted;
     wanted[0] = this.entryOf(transfer.to);
     wanted[1] = this.entryOf(transfer.from);
     wanted[2] = this.entryOf(transfer.tokenId);
     wanted[3] = this.entryOf(transfer.contractAddress);
+    wanted[4] = this.entryOf(transfer.comment ?? null);
     const type = this.types.find(transfer.type);
     const found: MatchableWebhook[] = [];
     for (let i = 0; i < FIELDS; i++) {
@@ -199,6 +202,7 @@ export class WebhookMatcher {
       to: value('to'),
       contract: value('contract'),
       tokenId: value('tokenId'),
+      comment: value('comment'),
       type: type === NONE ? null : this.types.name(type),
       confirmations: this.confirmations[slot]!,
       notifyReverted: (this.flags[slot]! & NOTIFY_REVERTED) !== 0,

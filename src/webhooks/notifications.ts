@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ChainName, Network } from '../chains/types.ts';
+import { type ChainName, type Network, networkNamed } from '../chains/types.ts';
 import type { JsonNumber } from '../json/json-text.ts';
 import type { Page } from '../services/transaction-log.ts';
 import type { Database } from '../store/schema.ts';
@@ -74,9 +74,9 @@ export class NotificationLog {
           txid: row.txid,
           type: payload.type,
           // Payloads written before addresses were shown checksummed get the same form here.
-          contractaddress: displayAddress(row.chain, payload.contractaddress),
-          from: displayAddress(row.chain, payload.from),
-          to: displayAddress(row.chain, payload.to),
+          contractaddress: displayAddress(row.chain, networkNamed(row.network), payload.contractaddress),
+          from: displayAddress(row.chain, networkNamed(row.network), payload.from),
+          to: displayAddress(row.chain, networkNamed(row.network), payload.to),
           tokenid: payload.tokenid,
           amount: exactAmount(BigInt(payload.amount_raw), payload.decimals),
           amount_raw: payload.amount_raw,

@@ -33,6 +33,8 @@ export interface NotificationPayload {
   amount_raw: string;
   decimals: number;
   event: NotificationEvent;
+  /** The text the sender attached, on chains whose transfers carry one (TON's comment); null when none. */
+  comment?: string | null;
   /** `dropped` only: why the send will never be mined. */
   error?: string;
 }
@@ -60,7 +62,7 @@ export function buildPayload(
   event: NotificationEvent,
   error?: string,
 ): NotificationPayload {
-  const shown = (address: string | null) => displayAddress(transfer.chain, address);
+  const shown = (address: string | null) => displayAddress(transfer.chain, transfer.network, address);
   return {
     id,
     webhook_id: webhookId,
@@ -78,6 +80,7 @@ export function buildPayload(
     amount_raw: transfer.amountRaw.toString(),
     decimals: transfer.decimals,
     event,
+    ...(transfer.comment === undefined ? {} : { comment: transfer.comment }),
     ...(error === undefined ? {} : { error }),
   };
 }

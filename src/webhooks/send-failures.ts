@@ -53,6 +53,7 @@ export async function notifyDroppedSend(
       .where((eb) => eb.or([eb('contract_address', 'is', null), eb('contract_address', '=', contract ?? '')]))
       .where((eb) => eb.or([eb('token_id', 'is', null), eb('token_id', '=', transfer.tokenId ?? '')]))
       .where((eb) => eb.or([eb('type', 'is', null), eb('type', '=', transfer.type)]))
+      .where((eb) => eb.or([eb('comment', 'is', null), eb('comment', '=', transfer.comment ?? '')]))
       .execute();
     for (const webhook of webhooks) {
       await enqueueDropped(trx, { id: webhook.id, userId: webhook.user_id }, transfer, reason, now);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { QuotaService } from '../accounts/quotas.ts';
-import type { ChainName, Network } from '../chains/types.ts';
+import { type ChainName, type Network, networkNamed } from '../chains/types.ts';
 import type { MasterKey } from '../custody/master-key.ts';
 import { type FieldError, notFound, validationFailed } from '../errors.ts';
 import type { Database, WebhooksTable } from '../store/schema.ts';
@@ -20,6 +20,8 @@ export interface WebhookOut {
   to: string | null;
   contractaddress: string | null;
   token_id: string | null;
+  /** The comment a transfer must carry (chains with comments: TON); null for any. */
+  comment: string | null;
   type: string | null;
   confirmations: number;
   notify_reverted: boolean;
@@ -47,6 +49,7 @@ type Validated = Pick<
   | 'to_address'
   | 'contract_address'
   | 'token_id'
+  | 'comment'
   | 'type'
   | 'confirmations'
   | 'notify_reverted'
@@ -240,10 +243,15 @@ export class WebhookService {
     if (tokenId !== null && !/^[0-9A-Za-z._-]+$/.test(tokenId)) {
       errors.push({ field: 'token_id', message: 'The token_id field must be a token id.' });
     }
-    if (from === null && to === null && contract === null && tokenId === null && errors.length === 0) {
+    const comment = input.comment === undefined || input.comment === '' ? null : input.comment;
+    if (comment !== null && rules.hasComments !== true) {
+      errors.push({ field: 'comment', message: `${chain} transfers carry no comment to filter on.` });
+    }
+    const filters = [from, to, contract, tokenId, comment];
+    if (filters.every((filter) => filter === null) && errors.length === 0) {
       errors.push({
         field: 'to',
-        message: 'At least one of from, to, contractaddress or token_id is required.',
+        message: 'At least one of from, to, contractaddress, token_id or comment is required.',
       });
     }
     let type = given(input.type)?.toUpperCase() ?? null;
@@ -270,6 +278,7 @@ export class WebhookService {
       to_address: to,
       contract_address: contract,
       token_id: tokenId,
+      comment,
       type,
       confirmations: given(input.confirmations) === null ? 0 : Number(input.confirmations),
       notify_reverted: flag(input.notify_reverted) ? 1 : 0,
@@ -296,10 +305,11 @@ export function toOut(row: WebhooksTable): WebhookOut {
     network: row.network,
     url: row.url,
     // Stored normalized for matching (EVM lower case); shown in the chain's display form (EIP-55).
-    from: displayAddress(row.chain, row.from_address),
-    to: displayAddress(row.chain, row.to_address),
-    contractaddress: displayAddress(row.chain, row.contract_address),
+    from: displayAddress(row.chain, networkNamed(row.network), row.from_address),
+    to: displayAddress(row.chain, networkNamed(row.network), row.to_address),
+    contractaddress: displayAddress(row.chain, networkNamed(row.network), row.contract_address),
     token_id: row.token_id,
+    comment: row.comment,
     type: row.type,
     confirmations: row.confirmations,
     notify_reverted: row.notify_reverted === 1,

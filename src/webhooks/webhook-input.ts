@@ -3,6 +3,8 @@ import { ADDRESS_MARK, ADDRESS_OF_THE_CHAIN } from '../chains/family.ts';
 
 export const MAX_CONFIRMATIONS = 1_000;
 export const MAX_URL_LENGTH = 2048;
+/** A comment filter's longest text: longer than any payment reference, short enough to index. */
+export const MAX_COMMENT_LENGTH = 256;
 
 /** Optional fields may also be sent empty, which means not given (as form posts send them). */
 const EMPTY_MEANS_ABSENT = 'Empty means not given.';
@@ -37,6 +39,12 @@ export function webhookInputSchema(typesByChain: readonly string[]) {
     token_id: Type.Optional(
       Type.Union([Type.String({ pattern: '^[0-9A-Za-z._-]{0,80}$' }), Type.Integer({ minimum: 0 })], {
         description: `Token id (TRC10 asset id, NFT id). ${EMPTY_MEANS_ABSENT}`,
+      }),
+    ),
+    comment: Type.Optional(
+      Type.String({
+        maxLength: MAX_COMMENT_LENGTH,
+        description: `The comment a transfer must carry, exactly (case and spaces count), on chains whose transfers carry one (TON; elsewhere 422): how payments to one address are told apart. ${EMPTY_MEANS_ABSENT}`,
       }),
     ),
     type: Type.Optional(

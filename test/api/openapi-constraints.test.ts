@@ -59,6 +59,8 @@ const RULES_IN_DESCRIPTION: Record<string, RegExp> = {
   rawtx: /transaction/i,
   // Only chains with a mempool take a true notify_pending.
   notify_pending: /elsewhere 422/,
+  // Only chains whose transfers carry comments (TON) take a comment filter.
+  comment: /elsewhere 422/,
   // The dashboard's sign-in and sign-up: one @ between characters that are not spaces.
   email: /email address/i,
 };

@@ -192,7 +192,7 @@ describe('tron webhooks end to end', () => {
     const put = await api('PUT', `/tron/webhooks/${webhook}`, {
       json: { url: `${receiverUrl}/crud2`, from: to, type: 'TRX' },
     });
-    expect(put.body.data).toMatchObject({ from: to, to: null, type: 'TRX' });
+    expect(put.body.data).toMatchObject({ from: to, to: null, type: 'TRX', comment: null });
     expect((await api('DELETE', `/tron/webhooks/${webhook}`)).status).toBe(200);
     expect((await api('GET', `/tron/webhooks/${webhook}`)).status).toBe(404);
     const bad = [
@@ -205,11 +205,21 @@ describe('tron webhooks end to end', () => {
       { url: 'http://[::ffff:10.0.0.1]/', to },
       // Tron has no mempool to report pending transfers from.
       { url: `${receiverUrl}/x`, to, notify_pending: true },
+      // Nor comments on its transfers (TON has).
+      { url: `${receiverUrl}/x`, to, comment: 'order 42' },
+      { url: `${receiverUrl}/x`, comment: 'order 42' },
     ];
     for (const body of bad) {
       const res = await api('POST', '/tron/webhooks', { json: body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }
+    const commented = await api('POST', '/tron/webhooks', {
+      json: { url: `${receiverUrl}/x`, to, comment: 'x' },
+    });
+    expect(commented.body.errors).toContainEqual({
+      field: 'comment',
+      message: 'tron transfers carry no comment to filter on.',
+    });
     // The spec's chain-less form: Tron unless blockchain says otherwise.
     const legacy = await api('POST', '/webhooks', { json: { url: `${receiverUrl}/legacy`, to } });
     expect(legacy.status).toBe(201);

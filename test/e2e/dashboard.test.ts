@@ -303,7 +303,7 @@ describe('the account dashboard', () => {
     // A refusal names the form's fields, not the API's.
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Create webhook' }).click();
-    await poll(() => form.textContent()).toContain('token contract or token id');
+    await poll(() => form.textContent()).toContain('token contract, token id or comment');
     expect(await form.textContent()).not.toMatch(/token_id|contractaddress/);
     await page.getByLabel('To', { exact: true }).fill(watched);
     await page.getByLabel('Retry').selectOption('none');

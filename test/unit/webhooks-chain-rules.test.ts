@@ -11,26 +11,26 @@ describe('webhook chain rules: one form to match, one to show', () => {
     ]) {
       const normalized = webhookRules('ethereum').normalize(spelling);
       expect(normalized).toBe(checksummed.toLowerCase());
-      expect(displayAddress('ethereum', normalized)).toBe(checksummed);
-      expect(displayAddress('bsc', spelling)).toBe(checksummed);
+      expect(displayAddress('ethereum', 'mainnet', normalized)).toBe(checksummed);
+      expect(displayAddress('bsc', 'mainnet', spelling)).toBe(checksummed);
     }
-    expect(displayAddress('polygon', '0x0000000000000000000000000000000000000000')).toBe(
+    expect(displayAddress('polygon', 'mainnet', '0x0000000000000000000000000000000000000000')).toBe(
       '0x0000000000000000000000000000000000000000',
     );
   });
 
   it('Tron stays base58; other chains as stored', () => {
-    expect(displayAddress('tron', 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN')).toBe(
+    expect(displayAddress('tron', 'mainnet', 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN')).toBe(
       'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN',
     );
-    expect(displayAddress('bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toBe(
+    expect(displayAddress('bitcoin', 'mainnet', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toBe(
       'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
     );
   });
 
   it('never throws: null stays null, an address it cannot show is shown as it is', () => {
-    expect(displayAddress('ethereum', null)).toBeNull();
-    expect(displayAddress('ethereum', 'not an address')).toBe('not an address');
-    expect(displayAddress('dogecoin', '0xabc')).toBe('0xabc');
+    expect(displayAddress('ethereum', 'mainnet', null)).toBeNull();
+    expect(displayAddress('ethereum', 'mainnet', 'not an address')).toBe('not an address');
+    expect(displayAddress('dogecoin', 'mainnet', '0xabc')).toBe('0xabc');
   });
 });

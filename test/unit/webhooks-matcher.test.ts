@@ -9,6 +9,7 @@ const hook = (id: string, filter: Partial<MatchableWebhook>): MatchableWebhook =
   to: null,
   contract: null,
   tokenId: null,
+  comment: null,
   type: null,
   confirmations: 0,
   notifyReverted: false,
@@ -16,13 +17,21 @@ const hook = (id: string, filter: Partial<MatchableWebhook>): MatchableWebhook =
   ...filter,
 });
 const transfer = (
-  t: Partial<{ from: string; to: string; contractAddress: string; tokenId: string; type: string }>,
+  t: Partial<{
+    from: string;
+    to: string;
+    contractAddress: string;
+    tokenId: string;
+    type: string;
+    comment: string | null;
+  }>,
 ) => ({
   from: t.from ?? 'F',
   to: t.to ?? 'T',
   contractAddress: t.contractAddress ?? null,
   tokenId: t.tokenId ?? null,
   type: t.type ?? 'TRX',
+  comment: t.comment ?? null,
 });
 
 describe('WebhookMatcher', () => {
@@ -56,6 +65,23 @@ describe('WebhookMatcher', () => {
     expect(ids(transfer({ from: 'A', to: 'A' }))).toEqual(['from', 'to']);
   });
 
+  it('a comment filter takes only transfers carrying that exact comment, with or without an address', () => {
+    const m = new WebhookMatcher();
+    m.upsert(hook('to+comment', { to: 'A', comment: 'order 42' }));
+    m.upsert(hook('comment', { comment: 'order 42' }));
+    m.upsert(hook('to', { to: 'A' }));
+    const ids = (t: ReturnType<typeof transfer>) =>
+      m
+        .match(t)
+        .map((w) => w.id)
+        .sort();
+    expect(ids(transfer({ to: 'A', comment: 'order 42' }))).toEqual(['comment', 'to', 'to+comment']);
+    expect(ids(transfer({ to: 'B', comment: 'order 42' }))).toEqual(['comment']);
+    expect(ids(transfer({ to: 'A', comment: 'Order 42' }))).toEqual(['to']);
+    expect(ids(transfer({ to: 'A' }))).toEqual(['to']);
+    expect(m.match(transfer({ comment: 'order 42' }))[0]?.comment).toBe('order 42');
+  });
+
   it('replaces on upsert and forgets on remove', () => {
     const m = new WebhookMatcher();
     m.upsert(hook('w', { to: 'A' }));
@@ -74,7 +100,7 @@ describe('WebhookMatcher', () => {
 
 /** Subscriptions that set no address, contract or token id are not kept. */
 const setsAFilter = (w: MatchableWebhook) =>
-  w.to !== null || w.from !== null || w.tokenId !== null || w.contract !== null;
+  w.to !== null || w.from !== null || w.tokenId !== null || w.contract !== null || w.comment !== null;
 
 /** What the matcher must answer, by a scan of every subscription: each filter it sets agrees. */
 function scan(hooks: Map<string, MatchableWebhook>, t: ReturnType<typeof transfer>): MatchableWebhook[] {
@@ -85,6 +111,7 @@ function scan(hooks: Map<string, MatchableWebhook>, t: ReturnType<typeof transfe
       (w.from === null || w.from === t.from) &&
       (w.tokenId === null || w.tokenId === t.tokenId) &&
       (w.contract === null || w.contract === t.contractAddress) &&
+      (w.comment === null || w.comment === t.comment) &&
       (w.type === null || w.type === t.type),
   );
 }
@@ -102,6 +129,7 @@ describe('WebhookMatcher against a scan of every subscription', () => {
     to: address,
     contract: value(['USDT', 'NFT']),
     tokenId: value(['1', '2']),
+    comment: value(['A', 'paid']),
     type: value(['TRC20', 'TRX']),
     confirmations: fc.integer({ min: 0, max: 100 }),
     notifyReverted: fc.boolean(),
@@ -116,6 +144,7 @@ describe('WebhookMatcher against a scan of every subscription', () => {
     to: fc.constantFrom('A', 'B', 'C', '0xé', 'D'),
     contractAddress: value(['USDT', 'NFT', 'OTHER']),
     tokenId: value(['1', '2', '3']),
+    comment: value(['A', 'paid', 'other']),
     type: fc.constantFrom('TRC20', 'TRX', 'TRC721'),
   });
 

@@ -77,6 +77,7 @@ export function webhookRow(
     to_address: 'TTd9qHyjqiUkfTxe3gotbuTMpjU8LEbpkN',
     contract_address: null,
     token_id: null,
+    comment: null,
     type: null,
     confirmations: 0,
     notify_reverted: 0,

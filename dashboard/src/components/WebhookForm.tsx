@@ -12,6 +12,7 @@ export interface Webhook {
   to: string | null;
   contractaddress: string | null;
   token_id: string | null;
+  comment: string | null;
   type: string | null;
   confirmations: number;
   notify_reverted: boolean;
@@ -31,6 +32,7 @@ export interface WebhookBody {
   from: string;
   contractaddress: string;
   token_id: string;
+  comment: string;
   type: string;
   confirmations: string;
   retry: string;
@@ -45,6 +47,7 @@ export function bodyOf(webhook: Webhook | null): WebhookBody {
     from: webhook?.from ?? '',
     contractaddress: webhook?.contractaddress ?? '',
     token_id: webhook?.token_id ?? '',
+    comment: webhook?.comment ?? '',
     type: webhook?.type ?? '',
     confirmations: String(webhook?.confirmations ?? 0),
     retry: webhook?.retry ?? 'none',
@@ -68,6 +71,8 @@ export function WebhookForm(props: {
   const types = session?.webhook_types[props.chain] ?? [];
   // The API takes notify_pending only on chains with a mempool (it answers 422 elsewhere).
   const pendingAllowed = session?.pending_chains.includes(props.chain) ?? false;
+  // And a comment filter only where transfers carry comments (TON).
+  const commentAllowed = session?.comment_chains.includes(props.chain) ?? false;
   const set =
     <K extends keyof WebhookBody>(key: K) =>
     (value: WebhookBody[K]) =>
@@ -127,6 +132,15 @@ export function WebhookForm(props: {
           onInput={set('token_id')}
           error={fieldError('token_id')}
         />
+        {commentAllowed && (
+          <Field
+            label="Comment"
+            value={body.comment}
+            onInput={set('comment')}
+            hint="Only transfers carrying exactly this comment."
+            error={fieldError('comment')}
+          />
+        )}
       </fieldset>
       <fieldset>
         <legend>Options</legend>

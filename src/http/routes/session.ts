@@ -88,6 +88,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
             description:
               'The chains served whose webhooks take `notify_pending` (a mempool to see transfers in)',
           }),
+          comment_chains: Type.Array(Type.String(), {
+            description:
+              'The chains served whose webhooks take a `comment` filter (their transfers carry one: TON)',
+          }),
         }),
       }),
     },
@@ -106,6 +110,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
           webhook_types: Object.fromEntries(chains.map((chain) => [chain, [...webhookRules(chain).types]])),
           used_chains: user === null ? [] : await usedChains(ctx, user.id, chains),
           pending_chains: chains.filter((chain) => webhookRules(chain).hasMempool),
+          comment_chains: chains.filter((chain) => webhookRules(chain).hasComments === true),
         },
         'Session fetched',
       );

@@ -51,6 +51,7 @@ const WebhookOut = Type.Object({
   to: Nullable(Type.String()),
   contractaddress: Nullable(Type.String()),
   token_id: Nullable(Type.String()),
+  comment: Nullable(Type.String({ description: 'The comment a transfer must carry (TON); null for any' })),
   type: Nullable(Type.String()),
   confirmations: Type.Integer(),
   notify_reverted: Type.Boolean(),
@@ -141,7 +142,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     routeSchema({
       summary,
       description:
-        'At least one of from, to, contractaddress, token_id is required; addresses are checked for the chain. Counts against the webhooks quota (422 when full).',
+        'At least one of from, to, contractaddress, token_id, comment is required; addresses are checked for the chain. Counts against the webhooks quota (422 when full).',
       tags,
       params,
       body,

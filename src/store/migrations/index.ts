@@ -13,6 +13,7 @@ import { planRates } from './0012_plan_rates.ts';
 import { unsettledSends } from './0013_unsettled_sends.ts';
 import { sponsorship } from './0017_sponsorship.ts';
 import { requestDays } from './0018_request_days.ts';
+import { webhookComments } from './0019_webhook_comments.ts';
 
 export type Migrations = Readonly<Record<string, Migration>>;
 
@@ -36,6 +37,7 @@ export const sharedMigrations: Migrations = {
   '0013_unsettled_sends': unsettledSends,
   '0017_sponsorship': sponsorship,
   '0018_request_days': requestDays,
+  '0019_webhook_comments': webhookComments,
 };
 
 /**
