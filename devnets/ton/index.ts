@@ -2,12 +2,14 @@
 // sends through, with masterchain blocks closed on a timer, a V5R1 faucet and a demo USDT jetton.
 import type { AddressInfo } from 'node:net';
 import { Address, internal, type Message, type MessageRelaxed } from '@ton/core';
+import { ChainSaver } from '../chain-saver.ts';
 import { apiRoutes } from './api/routes.ts';
 import { createApiServer } from './api/server.ts';
 import { TonChain } from './chain.ts';
 import { DevnetBlockchain } from './emulator.ts';
 import { devnetSeed, Faucet } from './faucet.ts';
 import { deployMinter, jettonCode, mintMessage, USDT_METADATA } from './jetton.ts';
+import { readSnapshot, writeSnapshot } from './snapshot.ts';
 
 export const MAINNET_GLOBAL_ID = -239;
 export const TESTNET_GLOBAL_ID = -3;
@@ -20,7 +22,12 @@ export interface TonDevnetOptions {
   blockIntervalMs?: number | null;
   /** -239 (mainnet, default) or -3 (testnet): what blocks report as global_id and V5R1 wallet ids use. */
   globalId?: number;
+  /**
+   * Keeps the chain in this file: a devnet started on a saved one carries on from it (accounts, blocks,
+   * transactions). Saved on close() and, with saveIntervalMs, on a timer.
+   */
   snapshotFile?: string;
+  /** How often a snapshotFile devnet looks for new transactions to save; 0 or unset: only on close(). */
   saveIntervalMs?: number;
 }
 
@@ -50,6 +57,13 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
   const emulator = await DevnetBlockchain.open();
   const chain = new TonChain(emulator, globalId);
   const faucet = new Faucet(devnetSeed('switchyard.ton.devnet.faucet'), globalId);
+  const snapshotFile = options.snapshotFile;
+  const saved = snapshotFile === undefined ? null : await readSnapshot(snapshotFile);
+  if (saved && (saved.globalId !== globalId || saved.faucet !== faucet.address.toRawString())) {
+    throw new Error(`the TON devnet saved in ${snapshotFile} ran on another network or faucet key`);
+  }
+  if (saved) await chain.importState(saved.state);
+  // A saved chain already holds both (deploying checks): the minter keeps its supply and holders.
   await faucet.deploy(emulator);
   const usdt = await deployMinter(emulator, await jettonCode(), faucet.address, USDT_METADATA);
 
@@ -61,7 +75,33 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
     return run;
   };
   const closeBlock = () => serial(() => chain.closeBlock());
-  await closeBlock();
+  if (!saved) await closeBlock();
+
+  let saver: ChainSaver | null = null;
+  if (snapshotFile !== undefined) {
+    // Under the serial lock: a save never sees a block half run.
+    const save = () =>
+      serial(() =>
+        writeSnapshot(snapshotFile, {
+          globalId,
+          faucet: faucet.address.toRawString(),
+          usdt: usdt.toRawString(),
+          state: chain.exportState(),
+        }),
+      );
+    if (!saved) await save();
+    saver = new ChainSaver(
+      {
+        head: async () => BigInt(chain.head.seqno),
+        hasTransactions: async (after, upTo) => chain.hasTransactions(Number(after), Number(upTo)),
+        save,
+      },
+      { intervalMs: options.saveIntervalMs ?? 0 },
+      BigInt(chain.head.seqno),
+      (err) => console.error('ton devnet: saving the chain failed', err),
+    );
+    saver.start();
+  }
 
   /** Queues a faucet-signed message for the next block; resolves when that block closed. */
   const fromFaucet = (messages: MessageRelaxed[]): Promise<void> => {
@@ -123,6 +163,7 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
       await serial(async () => {
         if (chain.hasQueued()) await chain.closeBlock();
       });
+      await saver?.stop();
     },
   };
 }

@@ -33,6 +33,17 @@ export interface JettonInternalTransfer {
   comment: string | null;
 }
 
+/** A transfer request a jetton wallet's owner sends it (op `transfer`): the jettons to send on. */
+export interface JettonTransferRequest {
+  queryId: bigint;
+  amount: bigint;
+  /** The receiving owner's raw address. */
+  destination: string | null;
+  responseDestination: string | null;
+  forwardTonAmount: bigint;
+  comment: string | null;
+}
+
 /** A base64 BOC's root cell; null when it does not parse. */
 export function cellOf(core: TonCore, boc: string): Cell | null {
   try {
@@ -84,6 +95,31 @@ export function jettonInternalTransfer(core: TonCore, boc: string | null): Jetto
     const responseAddress = loadRaw(slice);
     const forwardTonAmount = slice.loadCoins();
     return { queryId, amount, from, responseAddress, forwardTonAmount, comment: forwardComment(slice) };
+  });
+}
+
+/** A jetton `transfer` body (base64 BOC) read; null for any other body. */
+export function jettonTransferRequest(core: TonCore, boc: string | null): JettonTransferRequest | null {
+  if (boc === null) return null;
+  const cell = cellOf(core, boc);
+  if (cell === null) return null;
+  return attempt(() => {
+    const slice = cell.beginParse();
+    if (slice.loadUint(32) !== JETTON_OPS.transfer) return null;
+    const queryId = slice.loadUintBig(64);
+    const amount = slice.loadCoins();
+    const destination = loadRaw(slice);
+    const responseDestination = loadRaw(slice);
+    slice.loadMaybeRef();
+    const forwardTonAmount = slice.loadCoins();
+    return {
+      queryId,
+      amount,
+      destination,
+      responseDestination,
+      forwardTonAmount,
+      comment: forwardComment(slice),
+    };
   });
 }
 

@@ -29,6 +29,8 @@ export interface TonBlock extends TonBlockId {
   startLt: bigint;
   endLt: bigint;
   prevBlocks: TonBlockId[];
+  /** The block as the node wrote it, for the read that answers it raw. */
+  raw: JsonObject;
 }
 
 export interface TonMessage {
@@ -159,6 +161,16 @@ export class TonMessageRefused extends NodeError {
   override readonly name = 'TonMessageRefused';
 }
 
+/** An account the chain has never seen. */
+const UNSEEN_ACCOUNT: TonAccount = {
+  balance: 0n,
+  code: null,
+  data: null,
+  lastTransactionLt: null,
+  lastTransactionHash: null,
+  status: 'uninit',
+};
+
 /** How many transactions one page of a block's asks for (toncenter allows up to 1000). */
 const BLOCK_PAGE = 256;
 
@@ -225,12 +237,19 @@ export class Toncenter {
     );
   }
 
-  /** An account's state: an address the chain has never seen answers `uninit` with 0. */
+  /**
+   * An account's state. The indexer answers an address the chain has never seen as `uninit` with 0 (some
+   * deployments answer it 404), which reads the same here.
+   */
   async account(address: string): Promise<TonAccount> {
-    const answer = this.#answer(
-      'account',
-      await this.client.getJson(`/api/v3/account?address=${encodeURIComponent(address)}`),
-    );
+    let value: unknown;
+    try {
+      value = await this.client.getJson(`/api/v3/account?address=${encodeURIComponent(address)}`);
+    } catch (error) {
+      if (error instanceof NodeHttpError && error.status === 404) return UNSEEN_ACCOUNT;
+      throw error;
+    }
+    const answer = this.#answer('account', value);
     return {
       balance: answer.units('balance'),
       code: answer.optionalString('code'),
@@ -389,6 +408,7 @@ function readBlock(answer: NodeAnswer): TonBlock {
     startLt: answer.units('start_lt'),
     endLt: answer.units('end_lt'),
     prevBlocks: answer.objects('prev_blocks').map(readBlockId),
+    raw: answer.value,
   };
 }
 
