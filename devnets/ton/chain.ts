@@ -30,6 +30,8 @@ export interface TxRecord {
   /** The transaction cell as base64 BOC. */
   boc: string;
   mcSeqno: number;
+  /** Hash (base64) of the first transaction of the trace it belongs to. */
+  traceId: string;
 }
 
 /** A filed transaction, parsed once. */
@@ -37,6 +39,7 @@ export interface StoredTx {
   tx: Transaction;
   hash: string;
   mcSeqno: number;
+  traceId: string;
   inMsg: Cell | null;
   outMsgs: Cell[];
 }
@@ -97,21 +100,22 @@ export class TonChain {
     const genUtime = Math.max(previous?.genUtime ?? 0, Math.floor(Date.now() / 1000));
     this.emulator.now = genUtime;
     const startLt = this.emulator.lt;
-    const ran: Transaction[] = [];
+    const ran: { tx: Transaction; traceId: string }[] = [];
     const items = this.queue;
     this.queue = [];
     for (const item of items) {
       try {
-        const result = await this.emulator.sendMessage(await item.message());
-        ran.push(...result.transactions);
+        const { transactions } = await this.emulator.sendMessage(await item.message());
+        const traceId = transactions[0]?.hash().toString('base64') ?? '';
+        ran.push(...transactions.map((tx) => ({ tx, traceId })));
         item.settle(null);
       } catch (error) {
         item.settle(error instanceof Error ? error : new Error(String(error)));
       }
     }
     this.emulator.forgetTransactions();
-    ran.sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
-    const txHashes = ran.map((tx) => tx.hash().toString('base64'));
+    ran.sort((a, b) => (a.tx.lt < b.tx.lt ? -1 : a.tx.lt > b.tx.lt ? 1 : 0));
+    const txHashes = ran.map(({ tx }) => tx.hash().toString('base64'));
     const prevRoot = previous?.rootHash ?? '';
     const shardContent = JSON.stringify({ wc: BASECHAIN, seqno, genUtime, prevRoot, txHashes });
     const shardRootHash = sha256(`root:${shardContent}`);
@@ -134,16 +138,16 @@ export class TonChain {
       shardFileHash: sha256(`file:${shardContent}`),
       txs: txHashes,
     };
-    for (const tx of ran) this.file(tx, seqno);
+    for (const { tx, traceId } of ran) this.file(tx, seqno, traceId);
     this.blocks.push(block);
     return block;
   }
 
-  private file(tx: Transaction, mcSeqno: number): void {
+  private file(tx: Transaction, mcSeqno: number, traceId: string): void {
     const hash = tx.hash().toString('base64');
     if (this.txByHash.has(hash)) return;
     const { inMsg, outMsgs } = messageCells(tx.raw);
-    this.txByHash.set(hash, { tx, hash, mcSeqno, inMsg, outMsgs });
+    this.txByHash.set(hash, { tx, hash, mcSeqno, traceId, inMsg, outMsgs });
     this.order.push(hash);
     const add = (index: Map<string, string[]>, key: string) => {
       const list = index.get(key);
@@ -195,7 +199,11 @@ export class TonChain {
     return {
       emulator: this.emulator.exportState(),
       blocks: this.blocks,
-      txs: this.allTxs().map((t) => ({ boc: t.tx.raw.toBoc().toString('base64'), mcSeqno: t.mcSeqno })),
+      txs: this.allTxs().map((t) => ({
+        boc: t.tx.raw.toBoc().toString('base64'),
+        mcSeqno: t.mcSeqno,
+        traceId: t.traceId,
+      })),
     };
   }
 
@@ -203,7 +211,7 @@ export class TonChain {
     await this.emulator.importState(state.emulator);
     this.blocks.push(...state.blocks);
     for (const t of state.txs) {
-      this.file(loadTransaction(Cell.fromBase64(t.boc).beginParse()), t.mcSeqno);
+      this.file(loadTransaction(Cell.fromBase64(t.boc).beginParse()), t.mcSeqno, t.traceId);
     }
   }
 

@@ -2,7 +2,7 @@
 // ran once the devnet has filed them (the sandbox keeps every one for its own tests), whose accounts can
 // be read without creating them (a read of any address must not grow the state), and whose state
 // (accounts, logical time, clock) can be written out and read back.
-import { Address, beginCell, Cell, loadShardAccount, storeShardAccount } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadShardAccount, storeShardAccount } from '@ton/core';
 import {
   Blockchain,
   type BlockchainSnapshot,
@@ -54,10 +54,14 @@ export class DevnetBlockchain extends Blockchain {
     this.accounts = storage;
   }
 
-  static async open(): Promise<DevnetBlockchain> {
+  /** An emulator whose network configuration names `globalId` (config param 19), as the network's does. */
+  static async open(globalId: number): Promise<DevnetBlockchain> {
     const chain = new DevnetBlockchain(await Executor.create(), new DevnetStorage());
     // The devnet is a server: contract logs and debug prints would flood its output.
     chain.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+    const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), chain.config);
+    params.set(19, beginCell().storeInt(globalId, 32).endCell());
+    chain.setConfig(beginCell().storeDictDirect(params).endCell());
     return chain;
   }
 

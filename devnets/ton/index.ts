@@ -54,7 +54,7 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
   if (globalId !== MAINNET_GLOBAL_ID && globalId !== TESTNET_GLOBAL_ID) {
     throw new Error(`globalId is -239 (mainnet) or -3 (testnet), not ${globalId}`);
   }
-  const emulator = await DevnetBlockchain.open();
+  const emulator = await DevnetBlockchain.open(globalId);
   const chain = new TonChain(emulator, globalId);
   const faucet = new Faucet(devnetSeed('switchyard.ton.devnet.faucet'), globalId);
   const snapshotFile = options.snapshotFile;

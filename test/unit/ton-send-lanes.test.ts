@@ -4,15 +4,14 @@
  * concurrent sends take consecutive seqnos, and a lost message is signed again on a fresh seqno.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { type Address, Cell, loadMessage, toNano } from '@ton/core';
+import { Address, Cell, loadMessage, toNano } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { custodialWallet } from '../../src/chains/ton/build.ts';
 import { normalizedMessageHash } from '../../src/chains/ton/message-hash.ts';
-import type { Landing, TonSendNode, WalletState } from '../../src/chains/ton/send-node.ts';
+import type { AccountStatus, Landing, TonSendNode, WalletState } from '../../src/chains/ton/send-node.ts';
 import { TonSends } from '../../src/chains/ton/sends.ts';
 import { TonSeqnoTaken } from '../../src/chains/ton/seqno.ts';
-import type { AccountStatus } from '../../src/chains/ton/wallet-transfer.ts';
 import { ApiError } from '../../src/errors.ts';
 
 /** The emulator as the sends' node; `lose` drops that many messages, as a node or validator may. */
@@ -28,40 +27,40 @@ class EmulatorNode implements TonSendNode {
 
   constructor(readonly chain: Blockchain) {}
 
-  async walletState(address: Address): Promise<WalletState> {
-    const key = address.toRawString();
-    if (this.lagging && this.#before.has(key)) return this.#before.get(key) as WalletState;
+  async walletState(address: string): Promise<WalletState> {
+    const lagged = this.#before.get(address);
+    if (this.lagging && lagged !== undefined) return lagged;
     return this.#read(address);
   }
 
-  async #read(address: Address): Promise<WalletState> {
-    const contract = await this.chain.getContract(address);
+  async #read(address: string): Promise<WalletState> {
+    const contract = await this.chain.getContract(Address.parseRaw(address));
     const status = await this.accountStatus(address);
     const seqno = status === 'active' ? (await contract.get('seqno')).stackReader.readNumber() : 0;
     return { status, balance: contract.balance, seqno };
   }
 
-  async accountStatus(address: Address): Promise<AccountStatus> {
-    const state = (await this.chain.getContract(address)).accountState;
+  async accountStatus(address: string): Promise<AccountStatus> {
+    const state = (await this.chain.getContract(Address.parseRaw(address))).accountState;
     if (state === undefined) return 'nonexist';
     return state.type;
   }
 
-  jettonWalletOf(): Promise<Address> {
+  jettonWalletOf(): Promise<string | null> {
     throw new Error('no jettons here');
   }
   jettonBalance(): Promise<bigint> {
     throw new Error('no jettons here');
   }
-  jettonMasterOf(): Promise<Address | null> {
+  jettonMasterOf(): Promise<string | null> {
     throw new Error('no jettons here');
   }
-  jettonDecimals(): Promise<number> {
+  jettonDecimals(): Promise<number | null> {
     throw new Error('no jettons here');
   }
-  async walletPublicKey(wallet: Address): Promise<Buffer | null> {
+  async walletPublicKey(wallet: string): Promise<Buffer | null> {
     if ((await this.accountStatus(wallet)) !== 'active') return null;
-    const read = await (await this.chain.getContract(wallet)).get('get_public_key');
+    const read = await (await this.chain.getContract(Address.parseRaw(wallet))).get('get_public_key');
     return Buffer.from(read.stackReader.readBigNumber().toString(16).padStart(64, '0'), 'hex');
   }
   async estimateFee() {
@@ -78,7 +77,8 @@ class EmulatorNode implements TonSendNode {
       return;
     }
     if (message.info.type !== 'external-in') throw new Error('not external');
-    const before = await this.#read(message.info.dest);
+    const wallet = message.info.dest.toRawString();
+    const before = await this.#read(wallet);
     if (seqno !== before.seqno) throw new TonSeqnoTaken(`seqno ${seqno} is not the wallet's ${before.seqno}`);
     const result = await this.chain.sendMessage(message);
     const [tx, ...received] = result.transactions;
@@ -90,7 +90,7 @@ class EmulatorNode implements TonSendNode {
       const comment = body.remainingBits >= 32 && body.loadUint(32) === 0 ? body.loadStringTail() : null;
       this.delivered.push({ to: inbound.info.dest.toRawString(), value: inbound.info.value.coins, comment });
     }
-    this.#before.set(message.info.dest.toRawString(), before);
+    this.#before.set(wallet, before);
     this.seqnosSent.push(seqno);
     const description = tx.description;
     const accepted =
@@ -118,7 +118,7 @@ class EmulatorNode implements TonSendNode {
 
 const seed = Buffer.alloc(32, 3);
 const publicKey = Buffer.from(ed25519.getPublicKey(seed));
-const display = (address: Address) => address.toString({ testOnly: true, bounceable: false });
+const friendly = (address: Address) => address.toString({ testOnly: true, bounceable: false });
 
 let chain: Blockchain;
 let node: EmulatorNode;
@@ -130,19 +130,24 @@ beforeEach(async () => {
   chain = await Blockchain.create();
   chain.now = 1_800_000_000;
   node = new EmulatorNode(chain);
-  sends = new TonSends(() => node, display, {
+  sends = new TonSends(() => node, {
     pollMs: 1,
     lifetimeS: 60,
     now: () => (chain.now ?? 0) * 1000,
   });
-  from = (await custodialWallet(publicKey, 'testnet')).address;
+  from = custodialWallet(publicKey, 'testnet').address;
   receiver = (await chain.treasury('receiver')).address;
   const faucet = await chain.treasury('faucet');
   await faucet.send({ to: from, value: toNano('10'), bounce: false });
 });
 
 async function send(amount: string, comment: string, intents: string[] = []) {
-  const prepared = sends.ton('testnet', { from: display(from), to: receiver.toString(), amount, comment });
+  const prepared = sends.ton('testnet', {
+    from: friendly(from),
+    to: receiver.toString({ testOnly: true }),
+    amount,
+    comment,
+  });
   const built = await prepared.build();
   return built.send(seed.toString('hex'), async (txid) => {
     intents.push(txid);
@@ -151,16 +156,16 @@ async function send(amount: string, comment: string, intents: string[] = []) {
 
 describe('TON sends from a custodial wallet', () => {
   it('deploys the wallet with its first send and delivers the comment', async () => {
-    expect(await node.accountStatus(from)).toBe('uninit');
+    expect(await node.accountStatus(from.toRawString())).toBe('uninit');
     const intents: string[] = [];
     const sent = await send('1.25', 'order 1', intents);
     expect(intents).toEqual([sent.txid]);
     expect(sent.data.fee).toMatch(/^0\.\d+$/);
-    expect(await node.accountStatus(from)).toBe('active');
+    expect(await node.accountStatus(from.toRawString())).toBe('active');
     expect(node.delivered).toEqual([
       { to: receiver.toRawString(), value: toNano('1.25'), comment: 'order 1' },
     ]);
-    expect(await node.walletPublicKey(from)).toEqual(publicKey);
+    expect(await node.walletPublicKey(from.toRawString())).toEqual(publicKey);
   });
 
   it('gives concurrent sends of one wallet consecutive seqnos, also while the index lags', async () => {
@@ -201,7 +206,7 @@ describe('TON sends from a custodial wallet', () => {
 
   it('refuses a key that is not the wallet’s', async () => {
     const built = await sends
-      .ton('testnet', { from: display(from), to: receiver.toString(), amount: '1' })
+      .ton('testnet', { from: friendly(from), to: receiver.toString({ testOnly: true }), amount: '1' })
       .build();
     const refusal = await built
       .send(Buffer.alloc(32, 9).toString('hex'), async () => {})

@@ -1,6 +1,6 @@
 // The toncenter v3 endpoints the devnet serves, over its chain and emulator.
-import { type Address, Cell, loadMessage, type Message, type TupleItem } from '@ton/core';
-import { GetMethodError } from '@ton/sandbox';
+import { type Address, Cell, loadMessage, type Message, type Transaction, type TupleItem } from '@ton/core';
+import { EmulationError, GetMethodError } from '@ton/sandbox';
 import { WalletContractV5R1 } from '@ton/ton';
 import { blockJson, type JsonObject, transactionJson } from '../api-json.ts';
 import { accountOf, MASTERCHAIN, type StoredTx, type TonChain } from '../chain.ts';
@@ -247,6 +247,70 @@ async function runGetMethod(ctx: ApiContext, body: unknown): Promise<JsonObject>
   });
 }
 
+// ---- fees ----
+
+function cellParam(request: Record<string, unknown>, name: string): Cell | null {
+  const value = request[name];
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string') throw unprocessable(`${name} must be a base64 BOC`);
+  try {
+    return Cell.fromBase64(value);
+  } catch {
+    throw unprocessable(`failed to parse ${name}`);
+  }
+}
+
+/**
+ * Runs an external message with `body` on a copy of the account (put back afterwards) and answers what the
+ * account's transaction would be charged; destination fees are not estimated (as toncenter usually answers).
+ */
+async function estimateFee(ctx: ApiContext, body: unknown): Promise<JsonObject> {
+  const request = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const address = addressParam(
+    typeof request['address'] === 'string' ? request['address'] : null,
+    'address is required',
+  );
+  const messageBody = cellParam(request, 'body') ?? Cell.EMPTY;
+  const code = cellParam(request, 'init_code');
+  const data = cellParam(request, 'init_data');
+  const ignoreChksig = request['ignore_chksig'] !== false;
+  const message: Message = {
+    info: { type: 'external-in', dest: address, importFee: 0n },
+    ...(code && data ? { init: { code, data } } : {}),
+    body: messageBody,
+  };
+  return ctx.serial(async () => {
+    const contract = await ctx.chain.emulator.getContract(address);
+    const before = contract.snapshot();
+    let tx: Transaction;
+    try {
+      tx = await contract.receiveMessage(message, { ignoreChksig });
+    } catch (error) {
+      const exitCode = error instanceof EmulationError ? error.exitCode : undefined;
+      throw new ApiError(
+        500,
+        exitCode === undefined ? 'external message was not accepted' : `Exit code ${exitCode} != 0`,
+      );
+    } finally {
+      contract.loadFrom(before);
+    }
+    const d = tx.description;
+    const storage = d.type === 'generic' ? (d.storagePhase?.storageFeesCollected ?? 0n) : 0n;
+    const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.gasFees : 0n;
+    const actionFees = d.type === 'generic' ? (d.actionPhase?.totalActionFees ?? 0n) : 0n;
+    const fwd = d.type === 'generic' ? (d.actionPhase?.totalFwdFees ?? 0n) : 0n;
+    return {
+      source_fees: {
+        in_fwd_fee: Number(tx.totalFees.coins - storage - gas - actionFees),
+        storage_fee: Number(storage),
+        gas_fee: Number(gas),
+        fwd_fee: Number(fwd),
+      },
+      destination_fees: [],
+    };
+  });
+}
+
 // ---- routes ----
 
 export function apiRoutes(ctx: ApiContext): Map<string, Route> {
@@ -370,6 +434,7 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
   });
 
   post('runGetMethod', (_query, body) => runGetMethod(ctx, body));
+  post('estimateFee', (_query, body) => estimateFee(ctx, body));
 
   post('message', async (_query, body) => {
     const boc = body && typeof body === 'object' ? (body as Record<string, unknown>)['boc'] : undefined;

@@ -4,14 +4,14 @@
  * `transfer` (the jettons, their receiver and master), else TON (the value and receiver); any other
  * message is recorded as `raw`.
  */
-import { type Address, Cell, loadMessage, loadOutList, type Message, type MessageRelaxed } from '@ton/core';
+import { Cell, loadMessage, loadOutList, type Message, type MessageRelaxed } from '@ton/core';
 import { invalidField } from '../../errors.ts';
 import { assetAmount } from '../amount.ts';
 import type { SendRecord } from '../send-contract.ts';
-import { JETTON_TRANSFER_OP } from './jetton-transfer.ts';
+import { NANOTON_DECIMALS } from './block-transfers.ts';
+import { JETTON_OPS } from './message-bodies.ts';
 import { normalizedMessageHash } from './message-hash.ts';
 import type { TonSendNode } from './send-node.ts';
-import { TON_DECIMALS } from './wallet-transfer.ts';
 
 /** The op a V5R1 wallet's signed external message starts with ("sign"). */
 const V5R1_SIGNED_EXTERNAL = 0x7369676e;
@@ -19,12 +19,18 @@ const V5R1_SIGNED_EXTERNAL = 0x7369676e;
 /** Base64 (standard or URL-safe) with its padding. */
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
+/** How the history writes a raw address: a wallet's, or a contract's (a jetton master). */
+export interface AddressDisplay {
+  wallet(raw: string): string;
+  contract(raw: string): string;
+}
+
 export interface SignedMessage {
   txid: string;
   /** The message as the node takes it (base64 BOC). */
   boc: string;
   /** What the history records; asks the node what a jetton transfer moves. */
-  record(node: TonSendNode, display: (address: Address) => string): Promise<SendRecord>;
+  record(node: TonSendNode, display: AddressDisplay): Promise<SendRecord>;
 }
 
 /** Reads `boc`: a 422 on the field when it is no signed external message. */
@@ -35,33 +41,33 @@ export function readSignedMessage(boc: string): SignedMessage {
   if (message.info.type !== 'external-in') {
     throw invalidField('boc', 'The boc field must be an external message to a wallet, signed by its key.');
   }
-  const wallet = message.info.dest;
+  const wallet = message.info.dest.toRawString();
   const sent = firstTransfer(message.body);
   return {
     txid: normalizedMessageHash(message),
-    boc: Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('base64'),
+    boc: Buffer.from(text, 'base64').toString('base64'),
     record: async (node, display) => {
-      if (sent === null) return { type: 'raw', from: display(wallet), to: null, amount: null };
+      const from = display.wallet(wallet);
+      if (sent === null || sent.info.type !== 'internal')
+        return { type: 'raw', from, to: null, amount: null };
       const jetton = jettonTransferOf(sent);
       if (jetton === null) {
-        const to = sent.info.type === 'internal' ? sent.info.dest : null;
-        const value = sent.info.type === 'internal' ? sent.info.value.coins : null;
         return {
           type: 'TON',
-          from: display(wallet),
-          to: to === null ? null : display(to),
-          amount: value === null ? null : assetAmount(value, TON_DECIMALS),
+          from,
+          to: display.wallet(sent.info.dest.toRawString()),
+          amount: assetAmount(sent.info.value.coins, NANOTON_DECIMALS),
         };
       }
       // The jetton's master and decimals only the chain knows; the history keeps what could be read.
-      const master = await node.jettonMasterOf(jetton.jettonWallet).catch(() => null);
+      const master = await node.jettonMasterOf(sent.info.dest.toRawString()).catch(() => null);
       const decimals = master === null ? null : await node.jettonDecimals(master).catch(() => null);
       return {
         type: 'JETTON',
-        from: display(wallet),
-        to: display(jetton.to),
+        from,
+        to: display.wallet(jetton.to),
         amount: decimals === null ? null : assetAmount(jetton.units, decimals),
-        contractaddress: master === null ? null : display(master),
+        contractaddress: master === null ? null : display.contract(master),
       };
     },
   };
@@ -93,17 +99,14 @@ function firstTransfer(body: Cell): MessageRelaxed | null {
   }
 }
 
-/** A jetton `transfer` carried by `message`: its jetton wallet, units and receiver; else null. */
-function jettonTransferOf(
-  message: MessageRelaxed,
-): { jettonWallet: Address; units: bigint; to: Address } | null {
-  if (message.info.type !== 'internal') return null;
+/** A jetton `transfer` carried by `message`: its units and receiver (raw); else null. */
+function jettonTransferOf(message: MessageRelaxed): { units: bigint; to: string } | null {
   try {
     const body = message.body.beginParse();
-    if (body.remainingBits < 32 || body.loadUint(32) !== JETTON_TRANSFER_OP) return null;
+    if (body.remainingBits < 32 || body.loadUint(32) !== JETTON_OPS.transfer) return null;
     body.skip(64); // query id
     const units = body.loadCoins();
-    return { jettonWallet: message.info.dest, units, to: body.loadAddress() };
+    return { units, to: body.loadAddress().toRawString() };
   } catch {
     return null;
   }

@@ -20,21 +20,11 @@ import {
   type StateInit,
   storeMessage,
 } from '@ton/core';
-import { chainLibrary } from '../chain-library.ts';
+import { WalletContractV5R1 } from '@ton/ton';
 import type { Network } from '../types.ts';
 import { normalizedMessageHash } from './message-hash.ts';
-import {
-  NETWORK_GLOBAL_ID,
-  type OutgoingMessage,
-  relaxedMessage,
-  WALLET_SEND_MODE,
-} from './wallet-transfer.ts';
-
-/** @ton/ton (its wallet contracts), loaded when a transfer is first built or signed. */
-export const tonWallets = chainLibrary('@ton/ton', () => import('@ton/ton'));
-
-/** How long a signed message may wait to be taken: past it the wallet refuses it, so it can be sent anew. */
-export const MESSAGE_LIFETIME_S = 60;
+import { type OutgoingMessage, relaxedMessage, WALLET_SEND_MODE } from './wallet-transfer.ts';
+import { TON_GLOBAL_ID } from './wallet-v5r1.ts';
 
 /** One transfer of a custodial wallet, everything but its signature. */
 export interface WalletTransfer {
@@ -58,6 +48,12 @@ export interface SignedTransfer {
   txid: string;
 }
 
+/** What the node's fee estimate runs: the body (base64 BOC) and, for a first message, the wallet's code and data. */
+export interface FeeQuery {
+  body: string;
+  init: { code: string; data: string } | null;
+}
+
 /** The JSON form of a transfer to sign elsewhere (`transactions/build`). */
 export interface UnsignedTransfer {
   wallet: { address: string; publicKey: string; networkGlobalId: number; workchain: number };
@@ -70,18 +66,17 @@ export interface UnsignedTransfer {
 }
 
 /** The custodial wallet contract of a public key on a network. */
-export async function custodialWallet(publicKey: Buffer, network: Network) {
-  const { WalletContractV5R1 } = await tonWallets();
+export function custodialWallet(publicKey: Buffer, network: Network): WalletContractV5R1 {
   return WalletContractV5R1.create({
     workchain: 0,
     publicKey,
-    walletId: { networkGlobalId: NETWORK_GLOBAL_ID[network] },
+    walletId: { networkGlobalId: TON_GLOBAL_ID[network] },
   });
 }
 
 /** The transfer signed with the wallet's 64-byte ed25519 secret key. */
-export async function signedTransfer(transfer: WalletTransfer, secretKey: Buffer): Promise<SignedTransfer> {
-  const wallet = await custodialWallet(transfer.publicKey, transfer.network);
+export function signedTransfer(transfer: WalletTransfer, secretKey: Buffer): SignedTransfer {
+  const wallet = custodialWallet(transfer.publicKey, transfer.network);
   const body = wallet.createTransfer({
     seqno: transfer.seqno,
     secretKey,
@@ -93,34 +88,30 @@ export async function signedTransfer(transfer: WalletTransfer, secretKey: Buffer
 }
 
 /**
- * The transfer with a zero signature: what the node's fee estimate runs (it skips the signature check),
- * the same size as the signed one.
+ * The transfer with a zero signature, the same size as the signed one: the node's fee estimate runs it
+ * without checking the signature.
  */
-export async function unsignedTransferBody(transfer: WalletTransfer): Promise<Cell> {
-  const wallet = await custodialWallet(transfer.publicKey, transfer.network);
-  return wallet.createTransfer({
+export async function feeQuery(transfer: WalletTransfer): Promise<FeeQuery> {
+  const wallet = custodialWallet(transfer.publicKey, transfer.network);
+  const body = await wallet.createTransfer({
     seqno: transfer.seqno,
     signer: async () => Buffer.alloc(64),
     sendMode: WALLET_SEND_MODE,
     timeout: transfer.validUntil,
     messages: transfer.messages.map(relaxedMessage),
   });
-}
-
-/** The wallet's code and data, for a fee estimate of a wallet's first (deploying) message. */
-export async function walletInit(transfer: WalletTransfer): Promise<StateInit> {
-  return (await custodialWallet(transfer.publicKey, transfer.network)).init;
+  return { body: base64(body), init: transfer.deploy ? stateInitOf(wallet.init) : null };
 }
 
 /** The transfer in its JSON form, for `transactions/build`. */
-export async function unsignedTransfer(transfer: WalletTransfer): Promise<UnsignedTransfer> {
-  const wallet = await custodialWallet(transfer.publicKey, transfer.network);
+export function unsignedTransfer(transfer: WalletTransfer): UnsignedTransfer {
+  const wallet = custodialWallet(transfer.publicKey, transfer.network);
   const testOnly = transfer.network === 'testnet';
   return {
     wallet: {
       address: wallet.address.toString({ bounceable: !transfer.deploy, testOnly }),
       publicKey: transfer.publicKey.toString('hex'),
-      networkGlobalId: NETWORK_GLOBAL_ID[transfer.network],
+      networkGlobalId: TON_GLOBAL_ID[transfer.network],
       workchain: wallet.address.workChain,
     },
     seqno: transfer.seqno,
@@ -130,19 +121,23 @@ export async function unsignedTransfer(transfer: WalletTransfer): Promise<Unsign
       to: message.to.toString({ bounceable: message.bounce, testOnly }),
       value: message.value.toString(),
       bounce: message.bounce,
-      body: message.body === null ? null : message.body.toBoc().toString('base64'),
+      body: message.body === null ? null : base64(message.body),
     })),
-    stateInit: transfer.deploy
-      ? {
-          code: wallet.init.code.toBoc().toString('base64'),
-          data: wallet.init.data.toBoc().toString('base64'),
-        }
-      : null,
+    stateInit: transfer.deploy ? stateInitOf(wallet.init) : null,
   };
+}
+
+function stateInitOf(init: StateInit): { code: string; data: string } {
+  if (!init.code || !init.data) throw new Error("a wallet's state init has its code and data");
+  return { code: base64(init.code), data: base64(init.data) };
+}
+
+function base64(cell: Cell): string {
+  return cell.toBoc().toString('base64');
 }
 
 function externalOf(to: Address, init: StateInit | null, body: Cell): SignedTransfer {
   const message = external({ to, init: init ?? undefined, body });
-  const boc = beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
+  const boc = base64(beginCell().store(storeMessage(message)).endCell());
   return { message, boc, txid: normalizedMessageHash(message) };
 }

@@ -1,9 +1,9 @@
 /**
  * A send's text comment: how TON payments are told apart (an exchange's deposit memo, an order number).
  * On chain it is a message body of 32 zero bits (op 0) and the UTF-8 text, continued in a chain of
- * references when longer than one cell (a snake), which every wallet and explorer reads.
+ * references when longer than one cell (a snake), which every wallet and explorer reads
+ * (`wallet-transfer.ts` writes it). This is the request's side: the checks, without the chain library.
  */
-import { beginCell, type Cell } from '@ton/core';
 import { invalidField } from '../../errors.ts';
 
 /**
@@ -35,9 +35,4 @@ export function commentField(value: string | undefined): string | null {
     );
   }
   return value;
-}
-
-/** The comment as a message body: op 0, then the text in a snake of cells. */
-export function commentCell(text: string): Cell {
-  return beginCell().storeUint(0, 32).storeStringTail(text).endCell();
 }

@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
-import { TON_DECIMALS } from './wallet-transfer.ts';
+import { NANOTON_DECIMALS } from './block-transfers.ts';
 
 /** The node's estimate of what the sender's wallet pays (toncenter's `source_fees`), in nanotons. */
 export interface SourceFees {
@@ -17,7 +17,16 @@ export interface SourceFees {
   forward: bigint;
 }
 
-export const ton = (nanotons: bigint) => formatAmount(nanotons, TON_DECIMALS);
+export const ton = (nanotons: bigint) => formatAmount(nanotons, NANOTON_DECIMALS);
+
+/**
+ * TON a jetton transfer sends to the sender's jetton wallet, as wallets attach it: the two jetton
+ * wallets' gas and the forward; the unspent part returns to the sender.
+ */
+export const JETTON_TRANSFER_ATTACHED = 50_000_000n;
+
+/** TON forwarded to the receiver with the jetton transfer's notification (and its comment). */
+export const JETTON_FORWARD_AMOUNT = 1n;
 
 /** The fee of one send: everything the wallet pays besides the value it sends. */
 export function sendFee(fees: SourceFees): bigint {

@@ -8,6 +8,7 @@ import { addressSchema, type FamilyParts } from '../family.ts';
 import { type ChainOperation, familyOperation, NO_INPUT } from '../operations.ts';
 import type { FamilyPorts } from '../ports.ts';
 import { tonAddressForm } from './address-form.ts';
+import { tonSendOperations } from './send-operations.ts';
 import { TonTokenReads } from './token-reads.ts';
 
 const TonAddress = addressSchema(tonAddressForm);
@@ -23,9 +24,8 @@ export const TonPrivateKey = Type.String({
     "Private key, never stored: the wallet's 24-word mnemonic (words separated by spaces), or the 32-byte ed25519 seed in hex or base64",
 });
 
-export function tonParts({ registry }: FamilyPorts): FamilyParts {
-  // The sends, builds and broadcasts join these once send-operations.ts exists: ...tonSendOperations(ports).
-  const operations = [...jettonOperations(new TonTokenReads(registry))];
+export function tonParts(ports: FamilyPorts): FamilyParts {
+  const operations = [...tonSendOperations(ports), ...jettonOperations(new TonTokenReads(ports.registry))];
   return { operations: () => operations, watcherTasks: [] };
 }
 

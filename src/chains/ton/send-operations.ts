@@ -5,13 +5,16 @@
  */
 import { Type } from '@sinclair/typebox';
 import { WalletPassword } from '../../custody/wallet-fields.ts';
+import { addressSchema } from '../family.ts';
 import { broadcastOperation, buildOperation, type ChainOperation, sendOperation } from '../operations.ts';
-import { MESSAGE_LIFETIME_S } from './build.ts';
+import type { FamilyPorts } from '../ports.ts';
+import { TonAdapter } from './adapter.ts';
+import { tonAddressForm } from './address-form.ts';
 import { MAX_COMMENT_BYTES } from './comment.ts';
-import { ton } from './fees.ts';
-import { JETTON_FORWARD_AMOUNT, JETTON_TRANSFER_ATTACHED } from './jetton-transfer.ts';
-import { TonPrivateKey, tonAddress } from './send-fields.ts';
-import { BUILD_LIFETIME_S, type TonSends } from './sends.ts';
+import { JETTON_FORWARD_AMOUNT, JETTON_TRANSFER_ATTACHED, ton } from './fees.ts';
+import { tonSendNode } from './send-node.ts';
+import { BUILD_LIFETIME_S, TonSends } from './sends.ts';
+import { MESSAGE_LIFETIME_S } from './seqno.ts';
 
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description:
@@ -22,18 +25,26 @@ const Comment = Type.String({
   description: `A text comment the receiver sees (how TON payments are told apart), at most ${MAX_COMMENT_BYTES} bytes of UTF-8`,
   examples: ['order 1234'],
 });
-const Address = tonAddress();
-const JettonMaster = tonAddress(
-  "The jetton's master contract (USDT on TON: EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs)",
-);
+const Address = addressSchema(tonAddressForm);
+const JettonMaster = addressSchema(tonAddressForm, {
+  description: "The jetton's master contract (USDT on TON: EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs)",
+  examples: ['EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs'],
+});
 const Txid = Type.String({
   pattern: '^[0-9a-f]{64}$',
   description:
     "The normalized hash (TEP-467) of the wallet's external message, 64 hex: what toncenter answers as `message_hash_norm` and finds the transaction by",
 });
+/** The key a send may be signed with instead of a stored address's password (the forms import takes). */
+const SigningKey = Type.String({
+  minLength: 1,
+  maxLength: 600,
+  description:
+    "Private key, never stored: the wallet's 24-word mnemonic (words separated by spaces), or the 32-byte ed25519 seed in hex or base64",
+});
 const SigningFields = {
   password: Type.Optional(WalletPassword),
-  privatekey: Type.Optional(TonPrivateKey),
+  privatekey: Type.Optional(SigningKey),
 };
 const SentData = Type.Object({
   txid: Txid,
@@ -50,6 +61,13 @@ const SIGNING =
   "is signed again on a fresh seqno, up to 3 times. `txid` is the landed message's normalized hash, `fee` " +
   'what its transaction cost. Counts one `transactions` unit when sent.';
 
+/** The sends, builds and broadcasts, on the TON adapters of the registry. */
+export function tonSendOperations({ registry }: FamilyPorts): ChainOperation[] {
+  const sends = new TonSends((network) => tonSendNode(registry.adapterOf('ton', network, TonAdapter)));
+  return tonSendOperationsOf(sends);
+}
+
+/** The operations over `sends` (tests give theirs a faster clock). */
 export function tonSendOperationsOf(sends: TonSends): ChainOperation[] {
   return [
     sendOperation({

@@ -1,33 +1,37 @@
 /**
  * The TON side of the send pipeline (services/send-pipeline.ts): TON and jetton transfers from a
- * custodial V5R1 wallet, checked against what the wallet holds with the node's fee estimate, signed with
- * the stored or given key and sent one at a time per wallet (seqno.ts); the unsigned builds; the
- * broadcasts of messages signed elsewhere.
+ * custodial V5R1 wallet, checked against what the wallet holds and against the node's fee estimate,
+ * signed with the stored or given key and sent one at a time per wallet (seqno.ts); the unsigned builds;
+ * the broadcasts of messages signed elsewhere. The messages themselves are built by `send-messages.ts`,
+ * loaded with @ton/core and @ton/ton on the first use.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { Address } from '@ton/core';
 import { ApiError, invalidField } from '../../errors.ts';
 import { assetAmount } from '../amount.ts';
 import { boundedAmountField } from '../amount-field.ts';
+import { chainLibrary } from '../chain-library.ts';
 import type { BuiltSend, PreparedSend, SendRecord, SignedBroadcast } from '../send-contract.ts';
 import type { Network } from '../types.ts';
-import { readSignedMessage } from './broadcast.ts';
-import {
-  custodialWallet,
-  MESSAGE_LIFETIME_S,
-  signedTransfer,
-  type UnsignedTransfer,
-  unsignedTransfer,
-  unsignedTransferBody,
-  type WalletTransfer,
-  walletInit,
-} from './build.ts';
+import { friendlyAddress, rawAddress, tonAddressOf, walletAddress } from './address.ts';
+import { NANOTON_DECIMALS } from './block-transfers.ts';
+import type { AddressDisplay } from './broadcast.ts';
+import type { UnsignedTransfer, WalletTransfer } from './build.ts';
 import { commentField } from './comment.ts';
-import { assertJettonGasCovered, assertJettonsCover, assertTonCovers, sendFee, ton } from './fees.ts';
-import { JETTON_TRANSFER_ATTACHED, jettonTransferMessage } from './jetton-transfer.ts';
+import {
+  assertJettonGasCovered,
+  assertJettonsCover,
+  assertTonCovers,
+  JETTON_TRANSFER_ATTACHED,
+  sendFee,
+  ton,
+} from './fees.ts';
 import type { TonSendNode, WalletState } from './send-node.ts';
-import { SeqnoLanes } from './seqno.ts';
-import { type OutgoingMessage, TON_DECIMALS, tonTransferMessage } from './wallet-transfer.ts';
+import { MESSAGE_LIFETIME_S, SeqnoLanes } from './seqno.ts';
+import type { OutgoingMessage } from './wallet-transfer.ts';
+import { v5r1Address } from './wallet-v5r1.ts';
+
+/** The message-building half of the sends, with the chain libraries it needs. */
+const sendMessages = chainLibrary('@ton/ton', () => import('./send-messages.ts'));
 
 /** The largest amount a message carries: a `VarUInteger 16` holds at most 2^120 - 1. */
 export const COINS_MAX = 2n ** 120n - 1n;
@@ -62,6 +66,7 @@ interface TransferPlan {
    * no fee when planned, and again with the node's estimate just before signing.
    */
   afford(wallet: WalletState, fee: bigint): Promise<void>;
+  /** What the history records (a jetton's amount is known once its decimals are read). */
   record: SendRecord;
 }
 
@@ -78,31 +83,32 @@ export interface TonSendsOptions {
 
 export class TonSends {
   readonly #lanes: SeqnoLanes;
+  readonly #now: () => number;
 
   constructor(
     private readonly nodeOf: (network: Network) => TonSendNode,
-    /** How the gateway writes an address (user-friendly, per network, bounceable when active). */
-    private readonly display: (address: Address, network: Network) => string,
     options: TonSendsOptions = {},
   ) {
+    this.#now = options.now ?? Date.now;
     this.#lanes = new SeqnoLanes({
       lifetimeS: options.lifetimeS ?? MESSAGE_LIFETIME_S,
       tries: options.tries ?? 3,
       pollMs: options.pollMs ?? 1000,
-      now: options.now ?? Date.now,
+      now: this.#now,
     });
   }
 
   ton(network: Network, body: TonSendFields): PreparedSend {
-    const nanotons = amountOf(body.amount, TON_DECIMALS);
+    const nanotons = amountOf(body.amount, NANOTON_DECIMALS);
     const from = addressField('from', body.from);
     const to = addressField('to', body.to);
     const comment = commentField(body.comment);
+    const shown = display(network);
     const record: SendRecord = {
       type: 'TON',
-      from: this.display(from, network),
-      to: this.display(to, network),
-      amount: assetAmount(nanotons, TON_DECIMALS),
+      from: shown.wallet(from),
+      to: shown.wallet(to),
+      amount: assetAmount(nanotons, NANOTON_DECIMALS),
     };
     return this.prepared(network, from, record, (node) => tonPlan(node, from, to, nanotons, comment, record));
   }
@@ -112,12 +118,13 @@ export class TonSends {
     const to = addressField('to', body.to);
     const master = addressField('contractaddress', body.contractaddress);
     const comment = commentField(body.comment);
+    const shown = display(network);
     const record: SendRecord = {
       type: 'JETTON',
-      from: this.display(from, network),
-      to: this.display(to, network),
+      from: shown.wallet(from),
+      to: shown.wallet(to),
       amount: null,
-      contractaddress: this.display(master, network),
+      contractaddress: shown.contract(master),
     };
     return this.prepared(network, from, record, (node) =>
       jettonPlan(node, { from, to, master, amount: body.amount, comment }, record),
@@ -133,42 +140,41 @@ export class TonSends {
     const from = addressField('from', body.from);
     const to = addressField('to', body.to);
     const comment = commentField(body.comment);
-    const publicKey = await this.publicKeyOf(node, network, from, body.publickey);
-    const record: SendRecord = { type: 'TON', from: null, to: null, amount: null };
-    const plan =
+    const publicKey = await publicKeyOf(node, network, from, body.publickey);
+    const shown = display(network);
+    const record: SendRecord = { type: 'TON', from: shown.wallet(from), to: shown.wallet(to), amount: null };
+    const master =
       body.contractaddress === undefined || body.contractaddress === ''
-        ? await tonPlan(node, from, to, amountOf(body.amount, TON_DECIMALS), comment, record)
+        ? null
+        : addressField('contractaddress', body.contractaddress);
+    const plan =
+      master === null
+        ? await tonPlan(node, from, to, amountOf(body.amount, NANOTON_DECIMALS), comment, record)
         : await jettonPlan(
             node,
-            {
-              from,
-              to,
-              master: addressField('contractaddress', body.contractaddress),
-              amount: body.amount,
-              comment,
-            },
-            record,
+            { from, to, master, amount: body.amount, comment },
+            { ...record, contractaddress: shown.contract(master) },
           );
     const transfer: WalletTransfer = {
       network,
       publicKey,
       seqno: plan.wallet.seqno,
-      validUntil: Math.floor(Date.now() / 1000) + BUILD_LIFETIME_S,
+      validUntil: Math.floor(this.#now() / 1000) + BUILD_LIFETIME_S,
       deploy: plan.wallet.status !== 'active',
       messages: plan.messages,
     };
     const fee = await estimatedFee(node, from, transfer);
     await plan.afford(plan.wallet, fee);
-    return { transfer: await unsignedTransfer(transfer), fee: ton(fee) };
+    return { transfer: (await sendMessages()).unsignedTransfer(transfer), fee: ton(fee) };
   }
 
   /** A message signed elsewhere (base64 BOC), read before it is sent. */
   async broadcast(network: Network, boc: string): Promise<SignedBroadcast> {
     const node = this.nodeOf(network);
-    const signed = readSignedMessage(boc);
+    const signed = (await sendMessages()).readSignedMessage(boc);
     return {
       txid: signed.txid,
-      record: () => signed.record(node, (address) => this.display(address, network)),
+      record: () => signed.record(node, display(network)),
       broadcast: async (intent) => {
         await intent(signed.txid);
         await node.sendMessage(signed.boc);
@@ -179,13 +185,13 @@ export class TonSends {
 
   private prepared(
     network: Network,
-    from: Address,
+    from: string,
     record: SendRecord,
     plan: (node: TonSendNode) => Promise<TransferPlan>,
   ): PreparedSend {
     const node = this.nodeOf(network);
     return {
-      from: this.display(from, network),
+      from: display(network).wallet(from),
       record,
       build: async (): Promise<BuiltSend> => {
         // The fee is estimated once the key is known (a first send's estimate runs the wallet's deployment).
@@ -196,14 +202,14 @@ export class TonSends {
           send: async (privateKey, intent) => {
             const seed = Buffer.from(privateKey, 'hex');
             const publicKey = Buffer.from(ed25519.getPublicKey(seed));
-            const secretKey = Buffer.concat([seed, publicKey]);
-            const wallet = await custodialWallet(publicKey, network);
-            if (!wallet.address.equals(from)) {
-              throw new ApiError(422, `The private key does not belong to ${this.display(from, network)}`);
+            if (rawAddress(v5r1Address(publicKey, network)) !== from) {
+              throw new ApiError(422, `The private key does not belong to ${record.from}`);
             }
+            const secretKey = Buffer.concat([seed, publicKey]);
+            const messages = await sendMessages();
             const { signed, landing } = await this.#lanes.send(
               node,
-              `${network}:${from.toRawString()}`,
+              `${network}:${from}`,
               from,
               {
                 messages: checked.messages.length,
@@ -217,7 +223,7 @@ export class TonSends {
                     messages: checked.messages,
                   };
                   await checked.afford(state, await estimatedFee(node, from, transfer));
-                  return signedTransfer(transfer, secretKey);
+                  return messages.signedTransfer(transfer, secretKey);
                 },
               },
               intent,
@@ -228,107 +234,131 @@ export class TonSends {
       },
     };
   }
-
-  /** The public key a build signs for: given (and checked against `from`), or read from the deployed wallet. */
-  private async publicKeyOf(
-    node: TonSendNode,
-    network: Network,
-    from: Address,
-    given: string | undefined,
-  ): Promise<Buffer> {
-    if (given === undefined || given === '') {
-      const read = await node.walletPublicKey(from);
-      if (read === null) {
-        throw invalidField(
-          'publickey',
-          'The publickey field is needed while the from wallet is not deployed: its address alone does not tell the key.',
-        );
-      }
-      return read;
-    }
-    if (!/^[0-9a-fA-F]{64}$/.test(given)) {
-      throw invalidField('publickey', 'The publickey field must be the 32-byte ed25519 public key in hex.');
-    }
-    const publicKey = Buffer.from(given, 'hex');
-    const wallet = await custodialWallet(publicKey, network);
-    if (!wallet.address.equals(from)) {
-      throw invalidField(
-        'publickey',
-        'The publickey field is not the key of the from wallet (a V5R1 wallet of this network).',
-      );
-    }
-    return publicKey;
-  }
 }
 
-/** A TON transfer, priced by the node and refused when the wallet cannot pay it. */
+/** How the history writes addresses on `network`: wallets as wallets show them, contracts bounceable. */
+function display(network: Network): AddressDisplay {
+  const testOnly = network === 'testnet';
+  const parsed = (raw: string) => {
+    const address = tonAddressOf(raw);
+    if (address === null) throw new Error(`not a raw TON address: ${raw}`);
+    return address;
+  };
+  return {
+    wallet: (raw) => walletAddress(parsed(raw), network),
+    contract: (raw) => friendlyAddress(parsed(raw), { bounceable: true, testOnly }),
+  };
+}
+
+/** A TON transfer, refused when the wallet cannot pay it. */
 async function tonPlan(
   node: TonSendNode,
-  from: Address,
-  to: Address,
+  from: string,
+  to: string,
   nanotons: bigint,
   comment: string | null,
   record: SendRecord,
 ): Promise<TransferPlan> {
-  const [wallet, receiver] = await Promise.all([node.walletState(from), node.accountStatus(to)]);
-  const messages = [tonTransferMessage(to, nanotons, receiver, comment)];
+  const [wallet, receiver, messages] = await Promise.all([
+    node.walletState(from),
+    node.accountStatus(to),
+    sendMessages(),
+  ]);
   const afford = async (state: WalletState, fee: bigint) =>
-    assertTonCovers(record.from ?? from.toString(), state.balance, nanotons, fee);
+    assertTonCovers(record.from ?? from, state.balance, nanotons, fee);
   await afford(wallet, 0n);
-  return { wallet, messages, afford, record };
+  return { wallet, messages: [messages.tonTransferMessage(to, nanotons, receiver, comment)], afford, record };
 }
 
 interface JettonSend {
-  from: Address;
-  to: Address;
-  master: Address;
+  from: string;
+  to: string;
+  master: string;
   amount: unknown;
   comment: string | null;
 }
 
 /** A jetton transfer from the sender's jetton wallet, refused when it lacks the jettons or the TON. */
 async function jettonPlan(node: TonSendNode, send: JettonSend, record: SendRecord): Promise<TransferPlan> {
-  const [wallet, senderJettonWallet, decimals] = await Promise.all([
+  const [wallet, senderJettonWallet, decimals, messages] = await Promise.all([
     node.walletState(send.from),
     node.jettonWalletOf(send.master, send.from),
     node.jettonDecimals(send.master),
+    sendMessages(),
   ]);
+  if (senderJettonWallet === null || decimals === null) {
+    throw invalidField('contractaddress', 'The contractaddress field is not a jetton master (TEP-74).');
+  }
   const units = amountOf(send.amount, decimals);
-  const messages = [
-    jettonTransferMessage({
-      senderJettonWallet,
-      to: send.to,
-      responseTo: send.from,
-      units,
-      comment: send.comment,
-    }),
-  ];
-  const sender = record.from ?? send.from.toString();
-  const master = record.contractaddress ?? send.master.toString();
+  const sender = record.from ?? send.from;
+  const master = record.contractaddress ?? send.master;
   const afford = async (state: WalletState, fee: bigint) => {
     assertJettonsCover(sender, master, await node.jettonBalance(senderJettonWallet), units, decimals);
     assertJettonGasCovered(sender, state.balance, JETTON_TRANSFER_ATTACHED, fee);
   };
   await afford(wallet, 0n);
-  return { wallet, messages, afford, record: { ...record, amount: assetAmount(units, decimals) } };
+  return {
+    wallet,
+    messages: [
+      messages.jettonTransferMessage({
+        senderJettonWallet,
+        to: send.to,
+        responseTo: send.from,
+        units,
+        comment: send.comment,
+      }),
+    ],
+    afford,
+    record: { ...record, amount: assetAmount(units, decimals) },
+  };
 }
 
 /** The node's estimate of the transfer's fee, run on a zero signature (the node skips its check). */
-async function estimatedFee(node: TonSendNode, from: Address, transfer: WalletTransfer): Promise<bigint> {
-  const [body, init] = await Promise.all([
-    unsignedTransferBody(transfer),
-    transfer.deploy ? walletInit(transfer) : null,
-  ]);
-  return sendFee(await node.estimateFee(from, body, init));
+async function estimatedFee(node: TonSendNode, from: string, transfer: WalletTransfer): Promise<bigint> {
+  const query = await (await sendMessages()).feeQuery(transfer);
+  return sendFee(await node.estimateFee(from, query.body, query.init));
 }
 
-/** An address field in any form TON writes one (raw `0:<hex>`, bounceable or not); else a 422 naming it. */
-function addressField(field: string, value: string): Address {
-  try {
-    return Address.parse(value.trim());
-  } catch {
+/**
+ * The public key a build signs for: given (and checked to be `from`'s V5R1 wallet on the network), or
+ * read from the deployed wallet.
+ */
+async function publicKeyOf(
+  node: TonSendNode,
+  network: Network,
+  from: string,
+  given: string | undefined,
+): Promise<Buffer> {
+  if (given === undefined || given === '') {
+    const read = await node.walletPublicKey(from);
+    if (read === null) {
+      throw invalidField(
+        'publickey',
+        'The publickey field is needed while the from wallet is not deployed: its address alone does not tell the key.',
+      );
+    }
+    return read;
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(given)) {
+    throw invalidField('publickey', 'The publickey field must be the 32-byte ed25519 public key in hex.');
+  }
+  const publicKey = Buffer.from(given, 'hex');
+  if (rawAddress(v5r1Address(publicKey, network)) !== from) {
+    throw invalidField(
+      'publickey',
+      'The publickey field is not the key of the from wallet (a V5R1 wallet of this network).',
+    );
+  }
+  return publicKey;
+}
+
+/** An address field in any form TON writes one, as its raw form; else a 422 naming it. */
+function addressField(field: string, value: string): string {
+  const address = tonAddressOf(value.trim());
+  if (address === null) {
     throw invalidField(field, `The ${field} field must be a TON address (raw 0:<hex> or user-friendly).`);
   }
+  return rawAddress(address);
 }
 
 /** An amount in base units a message can carry, or a 422 on the amount field. */

@@ -14,10 +14,23 @@
  * never lands, and is sent again on the next seqno by its own process. Nothing is paid twice or lost; the
  * second send only waits longer.
  */
-import type { Address } from '@ton/core';
 import { ApiError } from '../../errors.ts';
-import type { SignedTransfer } from './build.ts';
 import type { Landing, TonSendNode, WalletState } from './send-node.ts';
+
+/**
+ * Seconds a custodial send's message is valid for; a lost one is signed again after. Three of them end
+ * well inside the settler's grace (settling.ts), so a process that dies mid-send leaves nothing that can
+ * still land once its row is settled.
+ */
+export const MESSAGE_LIFETIME_S = 50;
+
+/** A signed message as the lane sends it. */
+export interface SignedMessage {
+  /** Base64 BOC. */
+  boc: string;
+  /** Its normalized hash, hex. */
+  txid: string;
+}
 
 /** A send as the lane runs it. */
 export interface LaneSend {
@@ -25,7 +38,7 @@ export interface LaneSend {
    * Checks the send against the wallet as it is now and signs it on `seqno`, valid until `validUntil`;
    * throws (a 422) when the wallet cannot pay it.
    */
-  signed(wallet: WalletState, seqno: number, validUntil: number): Promise<SignedTransfer>;
+  signed(wallet: WalletState, seqno: number, validUntil: number): Promise<SignedMessage>;
   /** How many messages the wallet must send for the send to have happened. */
   readonly messages: number;
 }
@@ -40,7 +53,10 @@ export interface SeqnoLaneOptions {
   now?: () => number;
 }
 
-/** The node refused the message for its seqno: another message took it (V5R1's exit code 133). */
+/**
+ * The node refused the message for its seqno (another message took it: V5R1's exit code 133) or its
+ * deadline (136): signed again, it may be taken.
+ */
 export class TonSeqnoTaken extends ApiError {
   constructor(message: string) {
     super(422, message);
@@ -66,10 +82,10 @@ export class SeqnoLanes {
   send(
     node: TonSendNode,
     lane: string,
-    wallet: Address,
+    wallet: string,
     send: LaneSend,
     intent: (txid: string) => Promise<void>,
-  ): Promise<{ signed: SignedTransfer; landing: Landing }> {
+  ): Promise<{ signed: SignedMessage; landing: Landing }> {
     return this.#exclusive(lane, async () => {
       const { tries } = this.#options;
       for (let attempt = 1; ; attempt++) {

@@ -5,21 +5,11 @@
  * message bounces back to an active contract only: a transfer to an address with no code yet must stay
  * there (it is how a new wallet is funded before its first send deploys it).
  */
-import { type Address, type Cell, internal, type MessageRelaxed, SendMode } from '@ton/core';
-import type { Network } from '../types.ts';
-import { commentCell } from './comment.ts';
-
-/** Nanotons per TON. */
-export const TON_DECIMALS = 9;
+import { Address, beginCell, type Cell, internal, type MessageRelaxed, SendMode } from '@ton/core';
+import type { AccountStatus } from './send-node.ts';
 
 /** The send mode of every custodial transfer (a V5R1 external message must carry IGNORE_ERRORS). */
 export const WALLET_SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
-
-/** The network's global id, which a V5R1 wallet id (and so its address) is derived from. */
-export const NETWORK_GLOBAL_ID: Readonly<Record<Network, number>> = { mainnet: -239, testnet: -3 };
-
-/** An account's state as the node reports it. */
-export type AccountStatus = 'active' | 'uninit' | 'frozen' | 'nonexist';
 
 /** One internal message a wallet sends, in the terms `internal()` from @ton/core takes. */
 export interface OutgoingMessage {
@@ -36,15 +26,20 @@ export function bouncesTo(status: AccountStatus): boolean {
   return status === 'active' || status === 'frozen';
 }
 
-/** A TON transfer of `nanotons` to `to`, its comment (if any) as the body. */
+/** A comment as a message body: op 0, then the UTF-8 text in a snake of cells. */
+export function commentCell(text: string): Cell {
+  return beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+}
+
+/** A TON transfer of `nanotons` to `to` (raw address), its comment (if any) as the body. */
 export function tonTransferMessage(
-  to: Address,
+  to: string,
   nanotons: bigint,
   receiver: AccountStatus,
   comment: string | null,
 ): OutgoingMessage {
   return {
-    to,
+    to: Address.parseRaw(to),
     value: nanotons,
     bounce: bouncesTo(receiver),
     body: comment === null ? null : commentCell(comment),

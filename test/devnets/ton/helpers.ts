@@ -109,6 +109,7 @@ export interface TxJson {
   hash: string;
   lt: string;
   mc_block_seqno: number;
+  trace_id: string;
   description: { aborted: boolean; compute_ph: { skipped: boolean; success?: boolean; exit_code?: number } };
   in_msg: MsgJson | null;
   out_msgs: MsgJson[];

@@ -121,6 +121,8 @@ describe('TON devnet: the USDT jetton', () => {
       devnet.url,
       `/api/v3/transactionsByMasterchainBlock?seqno=${first?.mc_block_seqno}&limit=100`,
     );
+    // One trace, from the wallet's external message: wallet, both jetton wallets, bob's notification, alice's excesses.
+    expect(block.filter((t) => t.trace_id === first?.hash)).toHaveLength(5);
     const inMsgs = block.flatMap((t) => (t.in_msg ? [{ account: t.account, msg: t.in_msg }] : []));
     const notification = inMsgs.find((m) => m.msg.opcode === '0x7362d09c');
     expect(notification?.account).toBe(raw(bob.address));

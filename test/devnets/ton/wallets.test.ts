@@ -1,6 +1,6 @@
 // A V5R1 wallet made with @ton/ton, funded by the faucet, sends TON with a comment through the toncenter v3
 // API; what the chain did is read back by hash, by message hash and per block.
-import { Address } from '@ton/core';
+import { Address, Cell, loadMessage } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTonDevnet, type TonDevnet } from '../../../devnets/ton/index.ts';
 import { getJson, newWallet, postJson, raw, sendBoc, transferBoc, txs, walletInfo } from './helpers.ts';
@@ -149,6 +149,42 @@ describe('TON devnet: wallets and transfers', () => {
     // The money came back (less fees), and the address still holds nothing.
     expect((await walletInfo(devnet.url, nobody)).balance).toBe('0');
     expect(BigInt((await walletInfo(devnet.url, dave.address)).balance)).toBeGreaterThan(2_900_000_000n);
+  });
+
+  it('estimates the fees of a first transfer from a wallet without running it', async () => {
+    const erin = newWallet();
+    await devnet.fund(erin.address.toString(), 2_000_000_000n);
+    const boc = transferBoc(erin, {
+      to: newWallet().address,
+      value: 100_000_000n,
+      seqno: 0,
+      comment: 'fee?',
+    });
+    const body = loadMessage(Cell.fromBase64(boc).beginParse()).body;
+    const { status, json } = await postJson(devnet.url, '/api/v3/estimateFee', {
+      address: erin.address.toString(),
+      body: body.toBoc().toString('base64'),
+      init_code: erin.contract.init.code.toBoc().toString('base64'),
+      init_data: erin.contract.init.data.toBoc().toString('base64'),
+      ignore_chksig: true,
+    });
+    expect(status).toBe(200);
+    const fees = (json as { source_fees: Record<string, number> }).source_fees;
+    expect(fees['gas_fee']).toBeGreaterThan(0);
+    expect(fees['fwd_fee']).toBeGreaterThan(0);
+    expect(fees['in_fwd_fee']).toBeGreaterThan(0);
+    // Nothing ran: the wallet is still undeployed with all its balance.
+    expect(await walletInfo(devnet.url, erin.address)).toMatchObject({
+      status: 'uninit',
+      balance: '2000000000',
+    });
+    // Without the code the wallet cannot accept it.
+    const refused = await postJson(devnet.url, '/api/v3/estimateFee', {
+      address: erin.address.toString(),
+      body: body.toBoc().toString('base64'),
+    });
+    expect(refused.status).toBe(500);
+    expect(refused.json).toHaveProperty('error');
   });
 
   it('runs get-methods with the node stack forms; a contract without code answers exit code -13', async () => {
