@@ -147,7 +147,7 @@ export class TonFeeSponsor implements FeeSponsor {
   ): Promise<SponsorQuote> {
     const adapter = this.adapter(network);
     const messages = await sponsoredMessages();
-    const plan = await this.plan(adapter, messages, transfer, sponsor, null);
+    const plan = await this.plan(adapter, messages, transfer, sponsor);
     if (plan.kind === 'self-paid') {
       return {
         maxCost: 0n,
@@ -228,7 +228,7 @@ export class TonFeeSponsor implements FeeSponsor {
     const adapter = this.adapter(network);
     const messages = await sponsoredMessages();
     const owner = await ownerWallet(adapter, messages.rawOf(address));
-    const fee = await this.selfPaidFee(adapter, messages, network, address, owner, null);
+    const fee = await this.selfPaidFee(adapter, messages, network, address, owner);
     return held > fee ? held - fee : null;
   }
 
@@ -237,16 +237,16 @@ export class TonFeeSponsor implements FeeSponsor {
     messages: SponsoredMessages,
     transfer: SponsoredTransfer,
     sponsor: string,
-    ownerKey: Buffer | null,
   ): Promise<TransferPlan> {
     return transferPlan(adapter, messages, transfer, sponsor, (owner) =>
-      this.selfPaidFee(adapter, messages, adapter.network, transfer.from, owner, ownerKey),
+      this.selfPaidFee(adapter, messages, adapter.network, transfer.from, owner),
     );
   }
 
   /**
-   * The fee of the owner's own message moving its TON, as the node estimates it; a wallet not deployed
-   * whose key is not known is given the most a first message costs.
+   * The fee of the owner's own message moving all its TON, as the node estimates it. A wallet not deployed
+   * is given the most a first message costs, whether its key is known or not, so that a sweep's amount and
+   * its run agree.
    */
   private async selfPaidFee(
     adapter: TonAdapter,
@@ -254,13 +254,11 @@ export class TonFeeSponsor implements FeeSponsor {
     network: Network,
     owner: string,
     wallet: OwnerWallet,
-    ownerKey: Buffer | null,
   ): Promise<bigint> {
-    const deploy = wallet.status !== 'active';
-    if (deploy && ownerKey === null) return FIRST_MESSAGE_NANOTONS;
+    if (wallet.status !== 'active') return FIRST_MESSAGE_NANOTONS;
     const request: OwnerRequest = {
       network,
-      owner: { publicKey: ownerKey ?? STAND_IN_KEY, seed: null },
+      owner: { publicKey: STAND_IN_KEY, seed: null },
       seqno: wallet.seqno,
       validUntil: this.validUntil(),
       actions: [
@@ -273,15 +271,12 @@ export class TonFeeSponsor implements FeeSponsor {
         },
       ],
     };
-    const { body, init } = await messages.ownerExternal(request, deploy);
+    const { body } = await messages.ownerExternal(request, false);
     try {
       return estimatedFee(
         await adapter.toncenter.estimateFee({
           address: messages.rawOf(owner),
           body: messages.bocOf(body),
-          ...(init?.code && init.data
-            ? { initCode: messages.bocOf(init.code), initData: messages.bocOf(init.data) }
-            : {}),
           ignoreChksig: true,
         }),
       );
@@ -362,7 +357,7 @@ export class TonFeeSponsor implements FeeSponsor {
     ownerKey: Buffer,
   ): Promise<TonTransaction | 'expired'> {
     const { network, transfer, sponsor, owner } = run;
-    const plan = await this.plan(adapter, messages, transfer, sponsor.address, ownerKey);
+    const plan = await this.plan(adapter, messages, transfer, sponsor.address);
     const ownerSigner: WalletSigner = { publicKey: ownerKey, seed: owner.privateKey };
     if (plan.kind === 'self-paid') {
       const wallet = messages.rawOf(transfer.from);

@@ -17,18 +17,20 @@ import {
   SendMode,
   type StateInit,
   storeMessage,
+  storeMessageRelaxed,
 } from '@ton/core';
 import { WalletContractV5R1 } from '@ton/ton';
 import type { Network } from '../types.ts';
-import { commentCell } from './comment.ts';
 import { normalizedMessageHash } from './message-hash.ts';
-import { TON_GLOBAL_ID } from './wallet-v5r1.ts';
 
-/** The op of a jetton `transfer` (TEP-74). */
-const JETTON_TRANSFER_OP = 0x0f8a7ea5;
-/** TON forwarded to the receiver with the jetton's notification: enough for its wallet to be told. */
-export const JETTON_FORWARD_NANOTONS = 1n;
+export { jettonTransferBody } from './jetton-transfer.ts';
 
+import { TON_GLOBAL_ID, v5r1WalletId } from './wallet-v5r1.ts';
+
+/** V5R1's prefix of a request signed for an external message. */
+const SIGNED_EXTERNAL = 0x7369676e;
+/** The tag of an action that sends a message (`action_send_msg`). */
+const SEND_MESSAGE_ACTION = 0x0ec3c86d;
 /** What the sponsor's wallet does with every message it sends (its external message must ignore errors). */
 const SPONSOR_SEND_MODE = SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS;
 
@@ -79,8 +81,8 @@ export interface SponsorMessage {
   carriers: Carrier[];
 }
 
-/** The signed external message: its BOC, and its normalized hash (hex), the id it is found by. */
-export interface SignedSponsorMessage {
+/** A signed external message (the sponsor's, or the owner's own): its BOC, and its normalized hash (hex), the id it is found by. */
+export interface SignedExternal {
   boc: string;
   hash: string;
 }
@@ -104,26 +106,6 @@ export function rawOf(address: string): string {
   return Address.parse(address).toRawString();
 }
 
-/** A jetton `transfer` to the owner's jetton wallet: the jettons go to `to`, the excess to `excessTo`. */
-export function jettonTransferBody(
-  units: bigint,
-  to: string,
-  excessTo: string,
-  comment: string | null,
-): Cell {
-  const body = beginCell()
-    .storeUint(JETTON_TRANSFER_OP, 32)
-    .storeUint(0, 64)
-    .storeCoins(units)
-    .storeAddress(Address.parse(to))
-    .storeAddress(Address.parse(excessTo))
-    .storeBit(false)
-    .storeCoins(JETTON_FORWARD_NANOTONS);
-  if (comment === null) body.storeBit(false);
-  else body.storeBit(true).storeRef(commentCell(comment));
-  return body.endCell();
-}
-
 /** The send modes the owner's actions use: its balance pays forwarding, or the incoming value is carried on. */
 export const OWNER_MODES = {
   paySeparately: SendMode.PAY_GAS_SEPARATELY,
@@ -145,7 +127,7 @@ export function ownerRequestBody(request: OwnerRequest): Promise<Cell> {
 export async function ownerExternal(
   request: OwnerRequest,
   deploy: boolean,
-): Promise<SignedSponsorMessage & { body: Cell; init: StateInit | null }> {
+): Promise<SignedExternal & { body: Cell; init: StateInit | null }> {
   const body = await walletBody(
     request.network,
     request.owner,
@@ -164,32 +146,48 @@ export function walletInit(publicKey: Buffer, network: Network): StateInit {
   return v5r1Wallet(publicKey, network).init;
 }
 
-/** The sponsor's external message's body, signed (or zero-signed), and its state init when it deploys. */
+/**
+ * The sponsor's external message's body, signed (or zero-signed), and its state init when it deploys: a
+ * V5R1 signed external request whose messages keep the owner's state init and request in references.
+ * That is the layout a message is written in when it is passed on with its sender's address filled in,
+ * so the message has one hash on its way out and on its way in (the devnet's emulator writes the message
+ * anew between the two transactions; @ton/ton's own list would put the state init inline).
+ */
 export async function sponsorBody(message: SponsorMessage): Promise<{ body: Cell; init: StateInit | null }> {
-  const body = await walletBody(
-    message.network,
-    message.sponsor,
-    message.seqno,
-    message.validUntil,
-    'external',
-    message.carriers.map((carrier) => ({
-      mode: SPONSOR_SEND_MODE,
-      message: internal({
-        to: Address.parse(carrier.to),
-        value: carrier.value,
-        // A request the owner's wallet refuses brings the value back to the sponsor.
-        bounce: true,
-        body: carrier.body,
-        init: carrier.init ?? undefined,
-      }),
-    })),
-  );
+  const outList = message.carriers.reduce((previous, carrier) => {
+    const carried = internal({
+      to: Address.parse(carrier.to),
+      value: carrier.value,
+      // A request the owner's wallet refuses brings the value back to the sponsor.
+      bounce: true,
+      body: carrier.body,
+      init: carrier.init ?? undefined,
+    });
+    return beginCell()
+      .storeRef(previous)
+      .storeUint(SEND_MESSAGE_ACTION, 32)
+      .storeUint(SPONSOR_SEND_MODE, 8)
+      .storeRef(beginCell().store(storeMessageRelaxed(carried, { forceRef: true })))
+      .endCell();
+  }, beginCell().endCell());
+  const signing = beginCell()
+    .storeUint(SIGNED_EXTERNAL, 32)
+    .storeUint(v5r1WalletId(message.network), 32)
+    .storeUint(message.validUntil, 32)
+    .storeUint(message.seqno, 32)
+    .storeMaybeRef(outList)
+    // No extended actions (extensions).
+    .storeBit(false);
+  const seed = message.sponsor.seed === null ? null : Buffer.from(message.sponsor.seed, 'hex');
+  const signature =
+    seed === null ? Buffer.alloc(64) : Buffer.from(ed25519.sign(signing.endCell().hash(), seed));
+  const body = beginCell().storeBuilder(signing).storeBuffer(signature).endCell();
   const init = message.deploy ? v5r1Wallet(message.sponsor.publicKey, message.network).init : null;
   return { body, init };
 }
 
 /** The sponsor's external message, signed. */
-export async function signedSponsorMessage(message: SponsorMessage): Promise<SignedSponsorMessage> {
+export async function signedSponsorMessage(message: SponsorMessage): Promise<SignedExternal> {
   const { body, init } = await sponsorBody(message);
   return externalMessage(v5r1Wallet(message.sponsor.publicKey, message.network).address, init, body);
 }
@@ -229,7 +227,7 @@ async function walletBody(
   return wallet.createRequest({ seqno, timeout: validUntil, actions, authType, signer: sign });
 }
 
-function externalMessage(to: Address, init: StateInit | null, body: Cell): SignedSponsorMessage {
+function externalMessage(to: Address, init: StateInit | null, body: Cell): SignedExternal {
   const message = external({ to, init: init ?? undefined, body });
   const boc = beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
   return { boc, hash: normalizedMessageHash(message) };

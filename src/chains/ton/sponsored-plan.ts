@@ -10,7 +10,8 @@
  * A TON transfer: the owner's wallet sends the amount from its own balance, and the sponsor attaches what
  * its wallet's gas and the message's forwarding cost; what that leaves unused stays with the owner (as an
  * EVM top-up's unused gas does). A transfer that takes all the owner can send but its own fee (a sweep)
- * is the owner's own message, which empties the wallet and costs the sponsor nothing.
+ * (what it would leave is no more than the fee of its own move) is the owner's own message, which empties
+ * the wallet and costs the sponsor nothing.
  */
 import { ApiError } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
@@ -33,6 +34,9 @@ export const JETTON_GAS_NANOTONS = 50_000_000n;
 export const OWNER_RUN_NANOTONS = 10_000_000n;
 /** The same, for a TON transfer, where what is left stays with the owner: the wallet's run and forward. */
 export const OWNER_TON_RUN_NANOTONS = 5_000_000n;
+
+/** A fee estimated again later may have grown by its storage part: up to a tenth of it is the same fee. */
+const SELF_PAID_SLACK = 10n;
 
 const ton = (nanotons: bigint) => formatAmount(nanotons, 9);
 
@@ -92,7 +96,14 @@ export async function transferPlan(
       to: jettonWallet,
       value: 0n,
       bounce: true,
-      body: messages.jettonTransferBody(units, transfer.to, sponsor, null),
+      body: messages.jettonTransferBody({
+        senderJettonWallet: jettonWallet,
+        to: messages.rawOf(transfer.to),
+        // What the jetton wallets leave returns to the sponsor, who paid it.
+        responseTo: messages.rawOf(sponsor),
+        units,
+        comment: null,
+      }),
       mode: messages.OWNER_MODES.carryIncoming,
     };
     return {
@@ -110,15 +121,11 @@ export async function transferPlan(
   }
   const receiver = await adapter.toncenter.account(messages.rawOf(transfer.to));
   const bounce = receiver.status === 'active' || receiver.status === 'frozen';
-  const fee = await selfPaidFee(owner);
-  if (units + fee >= owner.balance) {
-    // All the owner can send: its own message, carrying its whole balance, leaves nothing behind.
-    if (owner.balance <= fee) {
-      throw new ApiError(
-        422,
-        `Insufficient funds: ${transfer.from} holds ${ton(owner.balance)} TON, no more than the fee of its own transfer (${ton(fee)} TON)`,
-      );
-    }
+  const left = owner.balance - units;
+  const fee = left === 0n ? 0n : await selfPaidFee(owner);
+  if (left > 0n && left <= fee + fee / SELF_PAID_SLACK) {
+    // What would be left is no more than the fee of the owner's own move (a sweep's amount): the owner's
+    // own message carries its whole balance, less that fee, and leaves nothing behind.
     const all: OwnerAction = {
       to: transfer.to,
       value: 0n,
