@@ -162,6 +162,13 @@ function initStateJson(init: StateInit): JsonObject {
   return { hash: cell.hash().toString('base64'), body: bocOf(cell) };
 }
 
+/** What the indexer decodes of a body: a text comment, an empty cell, else nothing. */
+function decodedBody(body: Cell, comment: string | null): JsonObject | null {
+  if (comment !== null) return { type: 'text_comment', comment };
+  if (body.bits.length === 0 && body.refs.length === 0) return { '@type': 'empty_cell' };
+  return null;
+}
+
 /** One message of a transaction, from its stored cell. */
 export function messageJson(cell: Cell): JsonObject {
   const msg = loadMessage(cell.beginParse());
@@ -176,9 +183,11 @@ export function messageJson(cell: Cell): JsonObject {
     value_extra_currencies: info.type === 'internal' ? {} : null,
     fwd_fee: info.type === 'internal' ? info.forwardFee.toString() : null,
     ihr_fee: info.type === 'internal' ? info.ihrFee.toString() : null,
+    extra_flags: info.type === 'internal' ? '0' : null,
     created_lt: info.type === 'external-in' ? null : info.createdLt.toString(),
     created_at: info.type === 'external-in' ? null : String(info.createdAt),
     opcode: opcodeOf(body),
+    decoded_opcode: null,
     ihr_disabled: info.type === 'internal' ? info.ihrDisabled : null,
     bounce: info.type === 'internal' ? info.bounce : null,
     bounced: info.type === 'internal' ? info.bounced : null,
@@ -186,7 +195,7 @@ export function messageJson(cell: Cell): JsonObject {
     message_content: {
       hash: body.hash().toString('base64'),
       body: bocOf(body),
-      decoded: comment === null ? null : { type: 'text_comment', comment },
+      decoded: decodedBody(body, comment),
     },
     init_state: msg.init ? initStateJson(msg.init) : null,
   };
@@ -216,7 +225,9 @@ export function transactionJson(stored: StoredTx, account: string): JsonObject {
     trace_id: stored.traceId,
     prev_trans_hash: b64(tx.prevTransactionHash),
     prev_trans_lt: tx.prevTransactionLt.toString(),
-    orig_status: STATUS[tx.oldStatus],
+    // The emulator starts an unseen account as an empty uninit one; the chain calls it nonexist.
+    orig_status:
+      tx.oldStatus === 'uninitialized' && tx.prevTransactionLt === 0n ? 'nonexist' : STATUS[tx.oldStatus],
     end_status: STATUS[tx.endStatus],
     total_fees: tx.totalFees.coins.toString(),
     total_fees_extra_currencies: {},
@@ -227,5 +238,7 @@ export function transactionJson(stored: StoredTx, account: string): JsonObject {
     account_state_before: accountState(tx.stateUpdate.oldHash),
     account_state_after: accountState(tx.stateUpdate.newHash),
     emulated: false,
+    // A masterchain block is final once it exists.
+    finality: 'finalized',
   };
 }

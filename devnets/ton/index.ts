@@ -23,6 +23,12 @@ export interface TonDevnetOptions {
   /** -239 (mainnet, default) or -3 (testnet): what blocks report as global_id and V5R1 wallet ids use. */
   globalId?: number;
   /**
+   * As a liteserver does, POST /message runs the message on the current state first and answers 500 with
+   * the exit code (`exitcode=133`) when the account would refuse it. Default false: every well-formed
+   * message is queued, and a refused one just leaves no transaction.
+   */
+  refuseUnacceptedMessages?: boolean;
+  /**
    * Keeps the chain in this file: a devnet started on a saved one carries on from it (accounts, blocks,
    * transactions). Saved on close() and, with saveIntervalMs, on a timer.
    */
@@ -118,8 +124,15 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
 
   const submit = (message: Message) => chain.enqueue({ message: async () => message, settle: () => {} });
 
-  const server = createApiServer(apiRoutes({ chain, globalId, serial, submit }), (err) =>
-    console.error('ton devnet:', err),
+  const server = createApiServer(
+    apiRoutes({
+      chain,
+      globalId,
+      serial,
+      submit,
+      refuseUnaccepted: options.refuseUnacceptedMessages ?? false,
+    }),
+    (err) => console.error('ton devnet:', err),
   );
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),

@@ -14,8 +14,7 @@ import {
   type MessageRelaxed,
   toNano,
 } from '@ton/core';
-import { createShardAccount } from '@ton/sandbox';
-import type { DevnetBlockchain } from './emulator.ts';
+import { type Blockchain, createShardAccount } from '@ton/sandbox';
 
 export const OP_MINT = 21;
 export const OP_INTERNAL_TRANSFER = 0x178d4519;
@@ -90,14 +89,14 @@ export function minterInit(code: JettonCode, admin: Address, metadata: JettonMet
 
 /** Puts a jetton master on the chain (deployed, with 1 TON) unless it is there; its address. */
 export async function deployMinter(
-  chain: DevnetBlockchain,
+  chain: Blockchain,
   code: JettonCode,
   admin: Address,
   metadata: JettonMetadata,
 ): Promise<Address> {
   const init = minterInit(code, admin, metadata);
   const address = contractAddress(0, init);
-  if (chain.peek(address)?.accountState?.type !== 'active') {
+  if ((await chain.getContract(address)).accountState?.type !== 'active') {
     await chain.setShardAccount(address, createShardAccount({ address, ...init, balance: toNano('1') }));
   }
   return address;

@@ -7,6 +7,7 @@ const blockMs = process.env['TON_DEVNET_BLOCK_MS'];
 const globalId = process.env['TON_DEVNET_GLOBAL_ID'];
 const snapshotFile = process.env['TON_DEVNET_SNAPSHOT_FILE'];
 const saveMs = process.env['TON_DEVNET_SAVE_MS'];
+const refuseUnaccepted = process.env['TON_DEVNET_REFUSE_UNACCEPTED'] === '1';
 
 const devnet = await startTonDevnet({
   port,
@@ -15,6 +16,7 @@ const devnet = await startTonDevnet({
   ...(globalId ? { globalId: Number(globalId) } : {}),
   ...(snapshotFile ? { snapshotFile } : {}),
   ...(saveMs ? { saveIntervalMs: Number(saveMs) } : {}),
+  refuseUnacceptedMessages: refuseUnaccepted,
 });
 
 console.log(

@@ -275,6 +275,82 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
     expect(again.body.data.transfer).toMatchObject({ seqno: 1, stateInit: null });
   });
 
+  it('builds a jetton transfer from a deployed wallet, which tells its own key; the broadcast is recorded as the jettons sent', async () => {
+    const usdt = devnet.tokens.jetton.USDT;
+    const keys = keyPairFromSeed(Buffer.alloc(32, 43));
+    const wallet = WalletContractV5R1.create({
+      workchain: 0,
+      publicKey: keys.publicKey,
+      walletId: { networkGlobalId: -239 },
+    });
+    const from = wallet.address.toString({ bounceable: false });
+    await devnet.fund(from, 2n * TON);
+    await devnet.mintJetton(usdt, from, 3_000_000n);
+    const to = await fundedAddress(0n);
+    const sign = (transfer: {
+      seqno: number;
+      validUntil: number;
+      sendMode: number;
+      stateInit: unknown;
+      messages: { to: string; value: string; bounce: boolean; body: string | null }[];
+    }) => {
+      const body = wallet.createTransfer({
+        seqno: transfer.seqno,
+        timeout: transfer.validUntil,
+        sendMode: transfer.sendMode,
+        secretKey: keys.secretKey,
+        messages: transfer.messages.map((m) =>
+          internal({
+            to: Address.parse(m.to),
+            value: BigInt(m.value),
+            bounce: m.bounce,
+            body: m.body === null ? undefined : Cell.fromBase64(m.body),
+          }),
+        ),
+      });
+      const signed = external({
+        to: wallet.address,
+        init: transfer.stateInit === null ? undefined : wallet.init,
+        body,
+      });
+      return beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
+    };
+    // A first TON send deploys the wallet.
+    const first = await api('POST', '/transactions/build', {
+      from,
+      to,
+      amount: '0.1',
+      publickey: keys.publicKey.toString('hex'),
+    });
+    expect(first.status, first.text).toBe(200);
+    expect(
+      (await api('POST', '/transactions/broadcast', { boc: sign(first.body.data.transfer) })).status,
+    ).toBe(201);
+    await devnet.advance();
+
+    const built = await api('POST', '/transactions/build', {
+      from,
+      to,
+      amount: '1.75',
+      contractaddress: usdt,
+      comment: 'jettons signed elsewhere',
+    });
+    expect(built.status, built.text).toBe(200);
+    expect(built.body.data.transfer).toMatchObject({ seqno: 1, stateInit: null });
+    expect(built.body.data.transfer.messages[0]).toMatchObject({ value: '50000000', bounce: true });
+    const broadcast = await api('POST', '/transactions/broadcast', { boc: sign(built.body.data.transfer) });
+    expect(broadcast.status, broadcast.text).toBe(201);
+    await devnet.advance();
+    expect(await jettonUnitsOf(to, usdt)).toBe(1_750_000n);
+    expect(await historyRow(broadcast.body.data.txid)).toMatchObject({
+      type: 'JETTON',
+      from,
+      to,
+      amount: '1.750000',
+      contractaddress: usdt,
+    });
+  });
+
   it('refuses a BOC that is no signed external message with a clear 422', async () => {
     for (const boc of ['not a boc', 'te6cckEBAQEAAgAAAEysuc0=']) {
       const res = await api('POST', '/transactions/broadcast', { boc });

@@ -106,13 +106,14 @@ class EmulatorNode implements TonSendNode {
   }
 
   async landingOf(messageHash: string): Promise<Landing | null> {
+    // Each look moves the chain (and the sends' clock) on by a few seconds, so a lost message's
+    // lifetime passes within a test.
+    this.chain.now = (this.chain.now ?? 0) + 5;
     return this.landings.get(messageHash) ?? null;
   }
 
   async chainTime(): Promise<number> {
-    // Each look moves the chain on by a few seconds, so a message's lifetime passes within a test.
-    this.chain.now = (this.chain.now ?? 0) + 5;
-    return this.chain.now;
+    return this.chain.now ?? 0;
   }
 }
 
@@ -200,6 +201,11 @@ describe('TON sends from a custodial wallet', () => {
     expect((refusal as ApiError).status).toBe(422);
     expect((refusal as ApiError).message).toMatch(
       /^Insufficient funds: .* holds 10 TON, and the transfer needs 10\.005 TON \(10 TON and a fee of 0\.005 TON\)$/,
+    );
+    // More than the balance is refused before the node is asked for an estimate.
+    const hopeless = await send('12', 'far too much').catch((error: unknown) => error);
+    expect((hopeless as ApiError).message).toMatch(
+      /^Insufficient funds: .* holds 10 TON, and the transfer needs 12 TON \(before its fee\)$/,
     );
     expect(node.seqnosSent).toEqual([]);
   });

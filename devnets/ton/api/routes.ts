@@ -1,9 +1,9 @@
 // The toncenter v3 endpoints the devnet serves, over its chain and emulator.
-import { type Address, Cell, loadMessage, type Message, type Transaction, type TupleItem } from '@ton/core';
+import { Address, Cell, loadMessage, type Message, type Transaction, type TupleItem } from '@ton/core';
 import { EmulationError, GetMethodError } from '@ton/sandbox';
 import { WalletContractV5R1 } from '@ton/ton';
 import { blockJson, type JsonObject, transactionJson } from '../api-json.ts';
-import { accountOf, MASTERCHAIN, type StoredTx, type TonChain } from '../chain.ts';
+import { accountOf, BASECHAIN, MASTERCHAIN, type StoredTx, type TonChain } from '../chain.ts';
 import { normalizedExternalHash, parseAnyAddress, rawAddress } from '../messages.ts';
 import { ApiError, unprocessable } from './errors.ts';
 
@@ -16,6 +16,8 @@ export interface ApiContext {
   serial<T>(job: () => Promise<T>): Promise<T>;
   /** Queues an external message for the next block. */
   submit(message: Message): void;
+  /** Whether POST /message first runs the message on the current state and refuses what the account would. */
+  refuseUnaccepted: boolean;
 }
 
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
@@ -89,29 +91,40 @@ function userFriendly(ctx: ApiContext, address: Address): string {
   return address.toString({ bounceable: contract, testOnly: ctx.globalId === -3, urlSafe: true });
 }
 
-function addressBook(ctx: ApiContext, txs: JsonObject[]): JsonObject {
+/** Every address the transactions name (accounts, message sources and destinations) in its user-friendly form. */
+function addressBook(ctx: ApiContext, txs: StoredTx[]): JsonObject {
   const book: JsonObject = {};
-  const note = (raw: unknown) => {
-    if (typeof raw !== 'string' || raw in book) return;
-    const address = parseAnyAddress(raw);
-    if (address) book[raw] = { user_friendly: userFriendly(ctx, address), domain: null };
+  const note = (address: Address | null | undefined) => {
+    if (!address) return;
+    const raw = rawAddress(address);
+    if (!(raw in book)) book[raw] = { user_friendly: userFriendly(ctx, address), domain: null };
   };
-  for (const tx of txs) {
-    note(tx['account']);
-    const msgs = [tx['in_msg'], ...((tx['out_msgs'] as JsonObject[] | undefined) ?? [])];
-    for (const m of msgs) {
-      if (m && typeof m === 'object' && !Array.isArray(m)) {
-        note(m['source']);
-        note(m['destination']);
-      }
+  for (const { tx } of txs) {
+    note(new Address(BASECHAIN, Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex')));
+    for (const message of [tx.inMessage, ...tx.outMessages.values()]) {
+      if (!message) continue;
+      const { info } = message;
+      if (info.type !== 'external-in' && info.src) note(info.src);
+      if (info.type !== 'external-out' && info.dest) note(info.dest);
     }
   }
   return book;
 }
 
 function txList(ctx: ApiContext, txs: StoredTx[]): JsonObject {
-  const json = txs.map((t) => transactionJson(t, accountOf(t.tx)));
-  return { transactions: json, address_book: addressBook(ctx, json) };
+  return {
+    transactions: txs.map((t) => transactionJson(t, accountOf(t.tx))),
+    address_book: addressBook(ctx, txs),
+  };
+}
+
+/** The JSON object a POST carried, or an empty one (its fields then read as missing). */
+function requestFields(body: unknown): Record<string, unknown> {
+  return isObject(body) ? body : {};
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 interface AccountView {
@@ -166,8 +179,8 @@ const bocOrNull = (cell: Cell | null) => (cell ? cell.toBoc().toString('base64')
 // ---- get-methods ----
 
 function stackInput(item: unknown): TupleItem {
-  if (!item || typeof item !== 'object') throw unprocessable('stack entry must be an object');
-  const { type, value } = item as { type?: unknown; value?: unknown };
+  if (!isObject(item)) throw unprocessable('stack entry must be an object');
+  const { type, value } = item;
   if (type === 'num') {
     if (typeof value === 'number' && Number.isSafeInteger(value))
       return { type: 'int', value: BigInt(value) };
@@ -214,7 +227,7 @@ function stackOutput(item: TupleItem): JsonObject {
 }
 
 async function runGetMethod(ctx: ApiContext, body: unknown): Promise<JsonObject> {
-  const request = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const request = requestFields(body);
   const address = addressParam(
     typeof request['address'] === 'string' ? request['address'] : null,
     'address is required',
@@ -261,11 +274,33 @@ function cellParam(request: Record<string, unknown>, name: string): Cell | null 
 }
 
 /**
+ * Runs an external message on the account as it is now and puts the account back: the transaction it
+ * would make, or the exit code (undefined when unknown) with which the account refuses it.
+ */
+async function trialRun(
+  ctx: ApiContext,
+  message: Message,
+  ignoreChksig: boolean,
+): Promise<{ tx: Transaction } | { refused: number | undefined }> {
+  if (message.info.type !== 'external-in') return { refused: undefined };
+  const contract = await ctx.chain.emulator.getContract(message.info.dest);
+  const before = contract.snapshot();
+  try {
+    return { tx: await contract.receiveMessage(message, { ignoreChksig }) };
+  } catch (error) {
+    if (error instanceof EmulationError) return { refused: error.exitCode };
+    throw error;
+  } finally {
+    contract.loadFrom(before);
+  }
+}
+
+/**
  * Runs an external message with `body` on a copy of the account (put back afterwards) and answers what the
  * account's transaction would be charged; destination fees are not estimated (as toncenter usually answers).
  */
 async function estimateFee(ctx: ApiContext, body: unknown): Promise<JsonObject> {
-  const request = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const request = requestFields(body);
   const address = addressParam(
     typeof request['address'] === 'string' ? request['address'] : null,
     'address is required',
@@ -280,20 +315,14 @@ async function estimateFee(ctx: ApiContext, body: unknown): Promise<JsonObject> 
     body: messageBody,
   };
   return ctx.serial(async () => {
-    const contract = await ctx.chain.emulator.getContract(address);
-    const before = contract.snapshot();
-    let tx: Transaction;
-    try {
-      tx = await contract.receiveMessage(message, { ignoreChksig });
-    } catch (error) {
-      const exitCode = error instanceof EmulationError ? error.exitCode : undefined;
+    const run = await trialRun(ctx, message, ignoreChksig);
+    if ('refused' in run) {
       throw new ApiError(
         500,
-        exitCode === undefined ? 'external message was not accepted' : `Exit code ${exitCode} != 0`,
+        run.refused === undefined ? 'external message was not accepted' : `Exit code ${run.refused} != 0`,
       );
-    } finally {
-      contract.loadFrom(before);
     }
+    const { tx } = run;
     const d = tx.description;
     const storage = d.type === 'generic' ? (d.storagePhase?.storageFeesCollected ?? 0n) : 0n;
     const gas = d.type === 'generic' && d.computePhase.type === 'vm' ? d.computePhase.gasFees : 0n;
@@ -348,8 +377,8 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
   });
 
   get('transactionsByMasterchainBlock', async (query) => {
-    const seqno = intParam(query, 'seqno', -1);
-    if (seqno < 0) throw unprocessable('seqno is required');
+    // As the indexer reads it: a missing seqno is block 0.
+    const seqno = intParam(query, 'seqno', 0);
     const block = chain.block(seqno);
     const txs = (block?.txs ?? []).flatMap((h) => chain.tx(h) ?? []);
     return txList(ctx, page(txs, query, byLt));
@@ -437,7 +466,7 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
   post('estimateFee', (_query, body) => estimateFee(ctx, body));
 
   post('message', async (_query, body) => {
-    const boc = body && typeof body === 'object' ? (body as Record<string, unknown>)['boc'] : undefined;
+    const boc = requestFields(body)['boc'];
     if (boc === undefined || boc === null || boc === '') throw new ApiError(401, 'boc is required');
     if (typeof boc !== 'string') throw unprocessable('boc must be a base64 string');
     let message: Message;
@@ -451,6 +480,16 @@ export function apiRoutes(ctx: ApiContext): Map<string, Route> {
     if (message.info.type !== 'external-in')
       throw unprocessable('failed to parse boc: not an external message');
     const norm = normalizedExternalHash(message) ?? cell.hash();
+    if (ctx.refuseUnaccepted) {
+      const run = await ctx.serial(() => trialRun(ctx, message, false));
+      if ('refused' in run) {
+        // As a liteserver answers a message the account would not accept (the exit code, in its words).
+        throw new ApiError(
+          500,
+          `cannot apply external message to current state: external message was not accepted by ${rawAddress(message.info.dest)}: exitcode=${run.refused ?? 0}`,
+        );
+      }
+    }
     ctx.submit(message);
     return {
       message_hash: cell.hash().toString('base64'),

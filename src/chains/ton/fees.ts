@@ -33,24 +33,34 @@ export function sendFee(fees: SourceFees): bigint {
   return fees.inForward + fees.storage + fees.gas + fees.forward;
 }
 
-/** Refuses a TON transfer the wallet cannot pay: the amount and the fee, against its balance. */
-export function assertTonCovers(from: string, balance: bigint, amount: bigint, fee: bigint): void {
-  const needed = amount + fee;
+/**
+ * Refuses a TON transfer the wallet cannot pay: the amount and the fee, against its balance. `fee` is
+ * null before the node has estimated it (the first check, which spares the estimate a hopeless send).
+ */
+export function assertTonCovers(from: string, balance: bigint, amount: bigint, fee: bigint | null): void {
+  const needed = amount + (fee ?? 0n);
   if (balance < needed) {
+    const parts = fee === null ? 'before its fee' : `${ton(amount)} TON and a fee of ${ton(fee)} TON`;
     throw new ApiError(
       422,
-      `Insufficient funds: ${from} holds ${ton(balance)} TON, and the transfer needs ${ton(needed)} TON (${ton(amount)} TON and a fee of ${ton(fee)} TON)`,
+      `Insufficient funds: ${from} holds ${ton(balance)} TON, and the transfer needs ${ton(needed)} TON (${parts})`,
     );
   }
 }
 
-/** Refuses a jetton transfer whose wallet cannot pay the TON it attaches and the fee. */
-export function assertJettonGasCovered(from: string, balance: bigint, attached: bigint, fee: bigint): void {
-  const needed = attached + fee;
+/** Refuses a jetton transfer whose wallet cannot pay the TON it attaches and the fee (null: not estimated yet). */
+export function assertJettonGasCovered(
+  from: string,
+  balance: bigint,
+  attached: bigint,
+  fee: bigint | null,
+): void {
+  const needed = attached + (fee ?? 0n);
   if (balance < needed) {
+    const feePart = fee === null ? 'before its fee' : `and a fee of ${ton(fee)} TON`;
     throw new ApiError(
       422,
-      `Insufficient funds: ${from} holds ${ton(balance)} TON, and the jetton transfer needs ${ton(needed)} TON (${ton(attached)} TON attached for the jetton wallets' gas, the unspent part returned, and a fee of ${ton(fee)} TON)`,
+      `Insufficient funds: ${from} holds ${ton(balance)} TON, and the jetton transfer needs ${ton(needed)} TON (${ton(attached)} TON attached for the jetton wallets' gas, the unspent part returned, ${feePart})`,
     );
   }
 }

@@ -9,6 +9,10 @@ import { type ChainOperation, familyOperation, NO_INPUT } from '../operations.ts
 import type { FamilyPorts } from '../ports.ts';
 import { tonAddressForm } from './address-form.ts';
 import { TonFeeSponsor } from './fee-sponsor.ts';
+
+// Read by send-operations.ts, which operations.ts imports: evaluated first, from its own module.
+export { TonPrivateKey } from './private-key-field.ts';
+
 import { tonSendOperations } from './send-operations.ts';
 import { TonTokenReads } from './token-reads.ts';
 
@@ -16,13 +20,6 @@ const TonAddress = addressSchema(tonAddressForm);
 const JettonMaster = addressSchema(tonAddressForm, {
   description: "The jetton's master contract, in any TON address form",
   examples: ['EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs'],
-});
-
-export const TonPrivateKey = Type.String({
-  minLength: 1,
-  maxLength: 600,
-  description:
-    "Private key, never stored: the wallet's 24-word mnemonic (words separated by spaces), or the 32-byte ed25519 seed in hex or base64",
 });
 
 export function tonParts(ports: FamilyPorts): FamilyParts {

@@ -141,9 +141,9 @@ export function tonSendNode(adapter: TonAdapter): TonSendNode {
 /**
  * A refusal a fresh signature mends: V5R1 throws 133 for a seqno that is not its next one and 136 past
  * the message's deadline (the liteserver's words for a message the wallet would not accept name the
- * exit code).
+ * exit code, `exitcode=133`).
  */
-const SEQNO_REFUSAL = /exit code (133|136)\b|\bseqno\b/i;
+const SEQNO_REFUSAL = /exit[ _]?code[=: ]*(133|136)\b|\bseqno\b/i;
 
 function statusOf(text: string): AccountStatus {
   const status = STATUSES.find((each) => each === text);

@@ -12,6 +12,7 @@ import { TonAdapter } from './adapter.ts';
 import { tonAddressForm } from './address-form.ts';
 import { MAX_COMMENT_BYTES } from './comment.ts';
 import { JETTON_FORWARD_AMOUNT, JETTON_TRANSFER_ATTACHED, ton } from './fees.ts';
+import { TonPrivateKey } from './private-key-field.ts';
 import { tonSendNode } from './send-node.ts';
 import { BUILD_LIFETIME_S, TonSends } from './sends.ts';
 import { MESSAGE_LIFETIME_S } from './seqno.ts';
@@ -35,16 +36,9 @@ const Txid = Type.String({
   description:
     "The normalized hash (TEP-467) of the wallet's external message, 64 hex: what toncenter answers as `message_hash_norm` and finds the transaction by",
 });
-/** The key a send may be signed with instead of a stored address's password (the forms import takes). */
-const SigningKey = Type.String({
-  minLength: 1,
-  maxLength: 600,
-  description:
-    "Private key, never stored: the wallet's 24-word mnemonic (words separated by spaces), or the 32-byte ed25519 seed in hex or base64",
-});
 const SigningFields = {
   password: Type.Optional(WalletPassword),
-  privatekey: Type.Optional(SigningKey),
+  privatekey: Type.Optional(TonPrivateKey),
 };
 const SentData = Type.Object({
   txid: Txid,

@@ -34,7 +34,7 @@ import { v5r1Address } from './wallet-v5r1.ts';
 const sendMessages = chainLibrary('@ton/ton', () => import('./send-messages.ts'));
 
 /** The largest amount a message carries: a `VarUInteger 16` holds at most 2^120 - 1. */
-export const COINS_MAX = 2n ** 120n - 1n;
+const COINS_MAX = 2n ** 120n - 1n;
 
 /** How long a built transfer stays valid: time for a user to sign and broadcast it. */
 export const BUILD_LIFETIME_S = 600;
@@ -62,10 +62,10 @@ interface TransferPlan {
   wallet: WalletState;
   messages: OutgoingMessage[];
   /**
-   * Refuses the send (422) when the wallet, as `wallet` shows it, cannot pay it and `fee`: checked with
-   * no fee when planned, and again with the node's estimate just before signing.
+   * Refuses the send (422) when the wallet, as `wallet` shows it, cannot pay it and `fee`: checked
+   * without the fee (null) when planned, and again with the node's estimate just before signing.
    */
-  afford(wallet: WalletState, fee: bigint): Promise<void>;
+  afford(wallet: WalletState, fee: bigint | null): Promise<void>;
   /** What the history records (a jetton's amount is known once its decimals are read). */
   record: SendRecord;
 }
@@ -264,9 +264,9 @@ async function tonPlan(
     node.accountStatus(to),
     sendMessages(),
   ]);
-  const afford = async (state: WalletState, fee: bigint) =>
+  const afford = async (state: WalletState, fee: bigint | null) =>
     assertTonCovers(record.from ?? from, state.balance, nanotons, fee);
-  await afford(wallet, 0n);
+  await afford(wallet, null);
   return { wallet, messages: [messages.tonTransferMessage(to, nanotons, receiver, comment)], afford, record };
 }
 
@@ -292,11 +292,11 @@ async function jettonPlan(node: TonSendNode, send: JettonSend, record: SendRecor
   const units = amountOf(send.amount, decimals);
   const sender = record.from ?? send.from;
   const master = record.contractaddress ?? send.master;
-  const afford = async (state: WalletState, fee: bigint) => {
+  const afford = async (state: WalletState, fee: bigint | null) => {
     assertJettonsCover(sender, master, await node.jettonBalance(senderJettonWallet), units, decimals);
     assertJettonGasCovered(sender, state.balance, JETTON_TRANSFER_ATTACHED, fee);
   };
-  await afford(wallet, 0n);
+  await afford(wallet, null);
   return {
     wallet,
     messages: [

@@ -24,6 +24,12 @@ import type { Landing, TonSendNode, WalletState } from './send-node.ts';
  */
 export const MESSAGE_LIFETIME_S = 50;
 
+/**
+ * Wallets whose last landed seqno is kept: it only matters while the node's index may lag behind a
+ * landing, so forgetting the least recently used is harmless.
+ */
+const REMEMBERED_WALLETS = 10_000;
+
 /** A signed message as the lane sends it. */
 export interface SignedMessage {
   /** Base64 BOC. */
@@ -102,7 +108,7 @@ export class SeqnoLanes {
         }
         const landing = await this.#landing(node, signed.txid, validUntil);
         if (landing !== null) {
-          if (landing.accepted) this.#landed.set(lane, seqno);
+          if (landing.accepted) this.#remember(lane, seqno);
           assertSent(landing, send.messages);
           return { signed, landing };
         }
@@ -118,15 +124,27 @@ export class SeqnoLanes {
 
   /**
    * The transaction the message landed in, or null once it cannot land: the chain's time is past
-   * `validUntil` (read before the lookup, so a landing in a block up to that time is found).
+   * `validUntil`. The chain's time is asked only once this clock has passed it, and before the lookup,
+   * so a landing in a block up to that time is found.
    */
   async #landing(node: TonSendNode, txid: string, validUntil: number): Promise<Landing | null> {
     for (;;) {
-      const chainTime = await node.chainTime();
+      const due = this.#options.now() / 1000 > validUntil;
+      const chainTime = due ? await node.chainTime() : null;
       const landing = await node.landingOf(txid);
       if (landing !== null) return landing;
-      if (chainTime > validUntil) return null;
+      if (chainTime !== null && chainTime > validUntil) return null;
       await new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
+    }
+  }
+
+  /** Keeps the lane's newest landed seqno; the lanes unused longest are forgotten past a bound. */
+  #remember(lane: string, seqno: number): void {
+    this.#landed.delete(lane);
+    this.#landed.set(lane, seqno);
+    if (this.#landed.size > REMEMBERED_WALLETS) {
+      const oldest = this.#landed.keys().next();
+      if (!oldest.done) this.#landed.delete(oldest.value);
     }
   }
 

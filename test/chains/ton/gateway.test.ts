@@ -1,10 +1,13 @@
 // The TON family through the gateway's HTTP API, on the TON devnet: custody, balances, blocks and
-// transaction reads. It runs once the family is listed in chains/families.ts.
+// transaction reads, webhooks. It runs once the family is listed in chains/families.ts.
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTonDevnet, type TonDevnet } from '../../../devnets/ton/index.ts';
 import { familyOf } from '../../../src/chains/families.ts';
+import { type BackgroundRoles, startBackgroundRoles } from '../../../src/roles.ts';
 import { startGateway, type TestGateway } from '../../helpers/gateway.ts';
+import { waitFor } from '../../helpers/processes.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const served = familyOf('ton') !== undefined;
 const PASSWORD = 'correct horse battery staple 7';
@@ -12,18 +15,32 @@ const PASSWORD = 'correct horse battery staple 7';
 let devnet: TonDevnet;
 let gateway: TestGateway;
 let token: string;
+let roles: BackgroundRoles;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   if (!served) return;
+  receiver = await startWebhookReceiver();
   devnet = await startTonDevnet({ blockIntervalMs: null, globalId: -3 });
-  gateway = await startGateway({ env: { TON_TESTNET_URLS: devnet.url } });
+  gateway = await startGateway({ env: { TON_TESTNET_URLS: devnet.url, WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' } });
+  roles = startBackgroundRoles(gateway.ctx, { pollMs: 50 });
   token = (await gateway.userToken()).token;
 });
 
 afterAll(async () => {
+  await roles?.stop();
   await gateway?.close();
   await devnet?.close();
+  await receiver?.close();
 });
+
+async function deliveries(path: string, count: number) {
+  const hits = await waitFor(() => {
+    const found = receiver.received.filter((r) => r.path === path);
+    return found.length >= count ? found : undefined;
+  }, 20_000);
+  return hits.map((hit) => JSON.parse(hit.body) as Record<string, unknown>);
+}
 
 const api = (method: string, url: string, json?: unknown) =>
   gateway.request(method, `/api/v2/ton${url}`, {
@@ -73,5 +90,62 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
     ]);
     const missing = await api('GET', `/transactions/${'ab'.repeat(32)}/receipt`);
     expect(missing.status).toBe(422);
+  });
+
+  it('notifies TON and USDT payments to a watched address, its addresses shown raw', async () => {
+    const created = await api('POST', '/addresses', { password: PASSWORD });
+    const address = created.body.data[0].address as string;
+    const raw = `0:${Address.parse(address).hash.toString('hex')}`;
+    const usdt = Address.parse(devnet.tokens.jetton.USDT);
+    const subscribe = async (path: string, body: Record<string, unknown>) => {
+      const res = await api('POST', '/webhooks', { url: `${receiver.url}${path}`, ...body });
+      expect(res.status, res.text).toBe(201);
+    };
+    await subscribe('/ton', { to: address, type: 'TON' });
+    await subscribe('/usdt', {
+      to: address,
+      type: 'JETTON',
+      contractaddress: usdt.toString({ testOnly: true }),
+    });
+    // Let the watcher take its cursor before the payments.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await devnet.fund(address, 1_500_000_000n);
+    await devnet.mintJetton(devnet.tokens.jetton.USDT, address, 7_000_000n);
+    const [ton] = await deliveries('/ton', 1);
+    expect(ton).toMatchObject({
+      event: 'transfer',
+      blockchain: 'ton',
+      network: 'testnet',
+      type: 'TON',
+      to: raw,
+      contractaddress: null,
+      amount: 1.5,
+      amount_raw: '1500000000',
+    });
+    const [jetton] = await deliveries('/usdt', 1);
+    expect(jetton).toMatchObject({
+      type: 'JETTON',
+      to: raw,
+      contractaddress: `0:${usdt.hash.toString('hex')}`,
+      amount_raw: '7000000',
+      decimals: 6,
+    });
+  });
+
+  it("describes the demo USDT and an address's balance of it; a master that is none answers 400", async () => {
+    const usdt = devnet.tokens.jetton.USDT;
+    const jetton = await api('GET', `/jetton/${usdt}`);
+    expect(jetton.status, jetton.text).toBe(200);
+    expect(jetton.body.data).toMatchObject({ jetton: usdt, name: 'Tether USD', symbol: 'USDT', decimals: 6 });
+    const created = await api('POST', '/addresses', { password: PASSWORD });
+    const address = created.body.data[0].address as string;
+    const empty = await api('GET', `/balances/${address}/jetton/${usdt}`);
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.body.data).toMatchObject({ address, balance: '0.000000', balance_raw: '0', decimals: 6 });
+    await devnet.mintJetton(usdt, address, 3_250_000n);
+    const held = await api('GET', `/balances/${address}/jetton/${usdt}`);
+    expect(held.body.data).toMatchObject({ balance: '3.250000', balance_raw: '3250000' });
+    const none = await api('GET', `/jetton/${address}`);
+    expect(none.status, none.text).toBe(400);
   });
 });

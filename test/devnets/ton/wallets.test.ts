@@ -41,6 +41,18 @@ describe('TON devnet: wallets and transfers', () => {
       balance: '1200000000',
       status: 'uninit',
     });
+    const account = await getJson(devnet.url, `/api/v3/account?address=${alice.address.toString()}`);
+    expect(account).toMatchObject({ status: 'active', balance: after.balance });
+    expect(Cell.fromBase64(String(account['code'])).hash().equals(alice.contract.init.code.hash())).toBe(
+      true,
+    );
+    expect(
+      await getJson(devnet.url, `/api/v3/addressInformation?address=${newWallet().address.toString()}`),
+    ).toMatchObject({
+      balance: '0',
+      status: 'uninit',
+      code: null,
+    });
 
     // By the normalized hash (what a sender tracks), the raw hash and in hex.
     const [byNorm] = await txs(
@@ -113,6 +125,27 @@ describe('TON devnet: wallets and transfers', () => {
         `/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(stale.message_hash_norm)}`,
       ),
     ).toEqual([]);
+  });
+
+  it('with refuseUnacceptedMessages, answers a message the wallet would refuse at once, as a liteserver does', async () => {
+    const strict = await startTonDevnet({ blockIntervalMs: null, refuseUnacceptedMessages: true });
+    try {
+      const frank = newWallet();
+      await strict.fund(frank.address.toString(), 2_000_000_000n);
+      await sendBoc(strict.url, transferBoc(frank, { to: newWallet().address, value: 1n, seqno: 0 }));
+      await strict.advance();
+      const stale = await postJson(strict.url, '/api/v3/message', {
+        boc: transferBoc(frank, { to: newWallet().address, value: 1n, seqno: 0 }),
+      });
+      expect(stale.status).toBe(500);
+      expect((stale.json as { error: string }).error).toMatch(/exitcode=133/);
+      // The next seqno is taken, and lands.
+      await sendBoc(strict.url, transferBoc(frank, { to: newWallet().address, value: 1n, seqno: 1 }));
+      await strict.advance();
+      expect((await walletInfo(strict.url, frank.address)).seqno).toBe(2);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('a bounceable transfer to an address with no contract comes back bounced', async () => {
