@@ -17,7 +17,8 @@ let gw: TestGateway;
 let token: string;
 
 beforeAll(async () => {
-  devnet = await startTonDevnet({ blockIntervalMs: 250 });
+  // The node runs each message on the current state before taking it, as a liteserver does.
+  devnet = await startTonDevnet({ blockIntervalMs: 250, refuseUnacceptedMessages: true });
   gw = await startGateway({
     env: withUnnamedNodesDead({ TON_MAINNET_URLS: devnet.url, NODE_RETRIES: '1', LOG_LEVEL: 'warn' }),
   });
@@ -349,6 +350,51 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
       amount: '1.750000',
       contractaddress: usdt,
     });
+  });
+
+  it("answers the node's refusal of a signed message in its words: a bad signature, a used seqno", async () => {
+    const keys = keyPairFromSeed(Buffer.alloc(32, 44));
+    const wallet = WalletContractV5R1.create({
+      workchain: 0,
+      publicKey: keys.publicKey,
+      walletId: { networkGlobalId: -239 },
+    });
+    const from = wallet.address.toString({ bounceable: false });
+    await devnet.fund(from, TON);
+    const to = await fundedAddress(0n);
+    const built = await api('POST', '/transactions/build', {
+      from,
+      to,
+      amount: '0.1',
+      publickey: keys.publicKey.toString('hex'),
+    });
+    expect(built.status, built.text).toBe(200);
+    const transfer = built.body.data.transfer;
+    const signedWith = (secretKey: Buffer, seqno: number) => {
+      const body = wallet.createTransfer({
+        seqno,
+        timeout: transfer.validUntil,
+        sendMode: transfer.sendMode,
+        secretKey,
+        messages: [
+          internal({ to: Address.parse(transfer.messages[0].to), value: 100_000_000n, bounce: false }),
+        ],
+      });
+      const signed = external({ to: wallet.address, init: wallet.init, body });
+      return beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
+    };
+
+    const forged = await api('POST', '/transactions/broadcast', {
+      boc: signedWith(keyPairFromSeed(Buffer.alloc(32, 45)).secretKey, 0),
+    });
+    expect(forged.status, forged.text).toBe(422);
+    expect(forged.body.message).toMatch(/^The node refused the message: .*exitcode=135/s);
+
+    const early = await api('POST', '/transactions/broadcast', { boc: signedWith(keys.secretKey, 7) });
+    expect(early.status, early.text).toBe(422);
+    expect(early.body.message).toMatch(
+      /^The node refused the message for its seqno or deadline: .*exitcode=133/s,
+    );
   });
 
   it('refuses a BOC that is no signed external message with a clear 422', async () => {

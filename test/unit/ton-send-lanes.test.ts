@@ -23,12 +23,18 @@ class EmulatorNode implements TonSendNode {
   lose = 0;
   /** The index lags: wallet reads answer the state before the last landing. */
   lagging = false;
+  /** That many wallet reads answer the state before the last landing, then the index catches up. */
+  staleReads = 0;
   #before = new Map<string, WalletState>();
 
   constructor(readonly chain: Blockchain) {}
 
   async walletState(address: string): Promise<WalletState> {
     const lagged = this.#before.get(address);
+    if (lagged !== undefined && this.staleReads > 0) {
+      this.staleReads--;
+      return lagged;
+    }
     if (this.lagging && lagged !== undefined) return lagged;
     return this.#read(address);
   }
@@ -176,6 +182,28 @@ describe('TON sends from a custodial wallet', () => {
     expect(new Set(sent.map((s) => s.txid)).size).toBe(4);
     expect(node.seqnosSent).toEqual([0, 1, 2, 3, 4]);
     expect(node.delivered.map((d) => d.comment).sort()).toEqual(['a', 'b', 'c', 'd', 'first']);
+  });
+
+  it("signs again when the node refuses the seqno another process's send took", async () => {
+    await send('0.1', 'from this process');
+    // Another gateway process has no memory of that send, and the index has not caught up yet.
+    const elsewhere = new TonSends(() => node, {
+      pollMs: 1,
+      lifetimeS: 60,
+      now: () => (chain.now ?? 0) * 1000,
+    });
+    node.staleReads = 1;
+    const intents: string[] = [];
+    const built = await elsewhere
+      .ton('testnet', { from: friendly(from), to: receiver.toString({ testOnly: true }), amount: '0.2' })
+      .build();
+    node.staleReads = 1;
+    const sent = await built.send(seed.toString('hex'), async (txid) => {
+      intents.push(txid);
+    });
+    expect(intents).toHaveLength(2);
+    expect(intents[1]).toBe(sent.txid);
+    expect(node.seqnosSent).toEqual([0, 1]);
   });
 
   it('signs a lost message again on a fresh seqno, telling the intent its new txid', async () => {
