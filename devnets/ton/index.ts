@@ -81,6 +81,11 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
     return run;
   };
   const closeBlock = () => serial(() => chain.closeBlock());
+  // A block closed in the background (timer, a faucet send on manual blocks): a failure is logged, the
+  // devnet goes on.
+  const closeBlockLogged = () => {
+    closeBlock().catch((err) => console.error('ton devnet: closing a block failed', err));
+  };
   if (!saved) await closeBlock();
 
   let saver: ChainSaver | null = null;
@@ -118,7 +123,7 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
       });
     });
     // With blocks only on demand, nobody else would close the block the caller waits for.
-    if (interval === null) void closeBlock();
+    if (interval === null) closeBlockLogged();
     return landed;
   };
 
@@ -145,7 +150,7 @@ export async function startTonDevnet(options: TonDevnetOptions = {}): Promise<To
     interval === null
       ? null
       : setInterval(() => {
-          if (!closing) void closeBlock();
+          if (!closing) closeBlockLogged();
         }, interval);
   timer?.unref();
 
