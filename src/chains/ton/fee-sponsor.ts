@@ -28,8 +28,10 @@ import { tonAddressForm } from './address-form.ts';
 import { hexHash, NANOTON_DECIMALS, succeeded } from './block-transfers.ts';
 import { shownContract } from './decoded-transaction.ts';
 import { tonStoredAddress } from './keys.ts';
+import { SponsorBatches } from './sponsor-batches.ts';
 import {
   balanceLoss,
+  carriedCost,
   DEFAULT_LANDING_WAIT,
   type LandingWait,
   land,
@@ -38,6 +40,7 @@ import {
   noteMessage,
   receivedFrom,
   type Trace,
+  traceFrom,
   traceOf,
 } from './sponsored-landing.ts';
 import type { OwnerRequest, WalletSigner } from './sponsored-messages.ts';
@@ -82,8 +85,10 @@ export interface TonFeeSponsorOptions {
 const ton = (nanotons: bigint) => formatAmount(nanotons, NANOTON_DECIMALS);
 
 export class TonFeeSponsor implements FeeSponsor {
-  /** The tail of each wallet's messages in this process: one runs after the one before has landed. */
+  /** The tail of each owner's own messages in this process: one runs after the one before has landed. */
   readonly #lanes = new Map<string, Promise<unknown>>();
+  /** The sponsors' messages, carrying the transfers that wait together. */
+  readonly #batches = new SponsorBatches();
   /** The seqno of the newest message this process saw a wallet take (the node's index may lag behind). */
   readonly #taken = new Map<string, number>();
   readonly #lifetimeS: number;
@@ -183,11 +188,11 @@ export class TonFeeSponsor implements FeeSponsor {
     const earlier = notedMessage(run.journal.notes);
     if (earlier !== null) {
       const landed = await land(adapter, earlier, this.#wait);
-      if (landed !== 'expired') return this.settled(adapter, messages, run, landed);
+      if (landed !== 'expired') return this.settled(adapter, messages, run, landed, earlier);
     }
     for (let built = 0; built < MAX_BUILDS; built++) {
-      const landed = await this.signAndLand(adapter, messages, run, ownerKey);
-      if (landed !== 'expired') return this.settled(adapter, messages, run, landed);
+      const { landed, noted } = await this.signAndLand(adapter, messages, run, ownerKey);
+      if (landed !== 'expired') return this.settled(adapter, messages, run, landed, noted);
     }
     throw new SponsorshipRefused(`the message was not taken on chain before it expired, ${MAX_BUILDS} times`);
   }
@@ -355,7 +360,7 @@ export class TonFeeSponsor implements FeeSponsor {
     messages: SponsoredMessages,
     run: SponsoredRun,
     ownerKey: Buffer,
-  ): Promise<TonTransaction | 'expired'> {
+  ): Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage }> {
     const { network, transfer, sponsor, owner } = run;
     const plan = await this.plan(adapter, messages, transfer, sponsor.address);
     const ownerSigner: WalletSigner = { publicKey: ownerKey, seed: owner.privateKey };
@@ -369,7 +374,9 @@ export class TonFeeSponsor implements FeeSponsor {
           { network, owner: ownerSigner, seqno, validUntil, actions: plan.actions },
           state.status !== 'active',
         );
-        return this.noteAndLand(adapter, run, { hash: signed.hash, boc: signed.boc, validUntil }, seqno);
+        const noted = { hash: signed.hash, boc: signed.boc, validUntil, index: 0, size: 1 };
+        await noteMessage(run.journal, noted);
+        return { landed: await land(adapter, noted, this.#wait), noted, seqno };
       });
     }
     const sponsorKey = messages.publicKeyOf(sponsor.privateKey);
@@ -377,70 +384,94 @@ export class TonFeeSponsor implements FeeSponsor {
     if (messages.v5r1Wallet(sponsorKey, network).address.toRawString() !== sponsorWallet) {
       throw new SponsorshipRefused(`the sponsor's key is not the key of ${sponsor.address}`);
     }
-    return this.#inLane(`${network}:${sponsorWallet}`, async (taken) => {
-      const fee = await this.sponsorFee(
-        adapter,
-        messages,
-        network,
-        transfer,
-        plan,
-        sponsor.address,
-        sponsorKey,
+    // Priced as a message of its own: riding with others only shares the message's fee.
+    const fee = await this.sponsorFee(
+      adapter,
+      messages,
+      network,
+      transfer,
+      plan,
+      sponsor.address,
+      sponsorKey,
+    );
+    if (plan.attached + fee > run.maxCost) {
+      throw new SponsorshipRefused(
+        `fees rose since the estimate: the transfer would now cost the sponsor up to ${ton(plan.attached + fee)} TON, ${ton(run.maxCost)} TON was reserved; ask again`,
       );
-      if (plan.attached + fee > run.maxCost) {
-        throw new SponsorshipRefused(
-          `fees rose since the estimate: the transfer would now cost the sponsor up to ${ton(plan.attached + fee)} TON, ${ton(run.maxCost)} TON was reserved; ask again`,
-        );
-      }
-      const state = await ownerWallet(adapter, sponsorWallet);
-      const seqno = Math.max(state.seqno, taken + 1);
-      const validUntil = this.validUntil();
-      const carrier = await this.carrier(messages, network, transfer, plan, ownerSigner);
-      const signed = await messages.signedSponsorMessage({
-        network,
-        sponsor: { publicKey: sponsorKey, seed: sponsor.privateKey },
-        seqno,
-        validUntil,
-        deploy: state.status !== 'active',
-        carriers: [carrier],
-      });
-      return this.noteAndLand(adapter, run, { hash: signed.hash, boc: signed.boc, validUntil }, seqno);
-    });
-  }
-
-  private async noteAndLand(
-    adapter: TonAdapter,
-    run: SponsoredRun,
-    noted: NotedMessage,
-    seqno: number,
-  ): Promise<{ landed: TonTransaction | 'expired'; seqno: number }> {
-    await noteMessage(run.journal, noted);
-    return { landed: await land(adapter, noted, this.#wait), seqno };
+    }
+    const carrier = await this.carrier(messages, network, transfer, plan, ownerSigner);
+    let noted: NotedMessage | null = null;
+    const landed = await this.#batches.ride(
+      `${network}:${sponsorWallet}`,
+      {
+        carrier,
+        note: async (message) => {
+          await noteMessage(run.journal, message);
+          noted = message;
+        },
+      },
+      {
+        sign: async (carriers, taken) => {
+          const state = await ownerWallet(adapter, sponsorWallet);
+          const seqno = Math.max(state.seqno, taken + 1);
+          const validUntil = this.validUntil();
+          const signed = await messages.signedSponsorMessage({
+            network,
+            sponsor: { publicKey: sponsorKey, seed: sponsor.privateKey },
+            seqno,
+            validUntil,
+            deploy: state.status !== 'active',
+            carriers,
+          });
+          return { signed, seqno, validUntil };
+        },
+        land: (message) => land(adapter, message, this.#wait),
+      },
+    );
+    if (noted === null) throw new Error('a sponsored message landed without being noted');
+    return { landed, noted };
   }
 
   /**
-   * Records what the landed trace cost the sponsor, then judges it: the owner's wallet must have run the
-   * request and sent its message, and a jetton wallet must have taken the transfer. Answers the owner's
-   * transaction.
+   * Records what the landed message cost the sponsor for this transfer, then judges it: the owner's
+   * wallet must have run the request and sent its message, and a jetton wallet must have taken the
+   * transfer. Answers the owner's transaction.
    */
   private async settled(
     adapter: TonAdapter,
     messages: SponsoredMessages,
     run: SponsoredRun,
     root: TonTransaction,
+    noted: NotedMessage,
   ): Promise<{ txid: string }> {
-    const trace = await traceOf(adapter, root, this.#wait);
     const sponsor = messages.rawOf(run.sponsor.address);
     const owner = messages.rawOf(run.transfer.from);
     const rootHash = hexHash(root.hash);
-    const loss = balanceLoss(trace, sponsor);
-    const fees = sponsorFees(trace, sponsor);
-    if (fees > 0n) await run.journal.spent('fees', fees, rootHash);
-    // What the sponsor's message carried and did not get back (as excess or a bounce).
-    if (loss - fees > 0n) await run.journal.spent('attached', loss - fees, rootHash);
-    const ownerTx =
-      root.account.toLowerCase() === owner.toLowerCase() ? root : receivedFrom(trace, sponsor, owner);
-    if (ownerTx === null) throw new SponsorshipRefused(`the sponsor's message ${rootHash} reached no wallet`);
+    let trace: Trace;
+    let ownerTx: TonTransaction | null;
+    if (sameAccount(root.account, owner)) {
+      // The owner's own message: the sponsor bore nothing, unless it is the receiver of a bounce.
+      trace = await traceOf(adapter, root, this.#wait);
+      const loss = balanceLoss(trace, sponsor);
+      if (loss > 0n) await run.journal.spent('fees', loss, rootHash);
+      ownerTx = root;
+    } else {
+      const carrier = root.outMsgs.find((message) => sameAccount(message.destination, owner)) ?? null;
+      trace =
+        carrier === null
+          ? { transactions: [root] }
+          : await traceFrom(adapter, root, [{ message: carrier, depth: 1 }], this.#wait);
+      const cost = carriedCost(root, carrier, trace, sponsor, noted.index, noted.size);
+      if (cost.fees > 0n) await run.journal.spent('fees', cost.fees, rootHash);
+      // What the sponsor's message carried and did not get back (as excess or a bounce).
+      if (cost.attached > 0n) await run.journal.spent('attached', cost.attached, rootHash);
+      ownerTx = receivedFrom(trace, sponsor, owner);
+    }
+    if (ownerTx === null) {
+      throw new SponsorshipRefused(
+        `the sponsor's message (transaction ${rootHash}) sent nothing to ${run.transfer.from}: its balance did not cover it`,
+      );
+    }
     const txid = hexHash(ownerTx.hash);
     if (!succeeded(ownerTx) || ownerTx.outMsgs.length === 0) {
       throw new SponsorshipRefused(
@@ -464,15 +495,17 @@ export class TonFeeSponsor implements FeeSponsor {
   /** Runs `work` after every earlier one of `lane` has ended, given the seqno last taken there (-1: none). */
   async #inLane(
     lane: string,
-    work: (taken: number) => Promise<{ landed: TonTransaction | 'expired'; seqno: number }>,
-  ): Promise<TonTransaction | 'expired'> {
+    work: (
+      taken: number,
+    ) => Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage; seqno: number }>,
+  ): Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage }> {
     const before = this.#lanes.get(lane) ?? Promise.resolve();
     const mine = before
       .catch(() => undefined)
       .then(async () => {
-        const { landed, seqno } = await work(this.#taken.get(lane) ?? -1);
+        const { landed, noted, seqno } = await work(this.#taken.get(lane) ?? -1);
         if (landed !== 'expired' && landed.computeSuccess !== false) this.#taken.set(lane, seqno);
-        return landed;
+        return { landed, noted };
       });
     this.#lanes.set(lane, mine);
     try {
@@ -487,15 +520,9 @@ export class TonFeeSponsor implements FeeSponsor {
   }
 }
 
-/** The sponsor's own fees in the trace: what its transactions charged and the forwarding of what it sent. */
-function sponsorFees(trace: Trace, sponsor: string): bigint {
-  let fees = 0n;
-  for (const tx of trace.transactions) {
-    if (tx.account.toLowerCase() !== sponsor.toLowerCase()) continue;
-    fees += tx.totalFees;
-    for (const message of tx.outMsgs) fees += message.fwdFee ?? 0n;
-  }
-  return fees;
+/** Whether two addresses (raw, in any case) are one account. */
+function sameAccount(a: string | null, b: string): boolean {
+  return a !== null && a.toLowerCase() === b.toLowerCase();
 }
 
 /** An address field as custody keeps it (the wallet form), or the 422 naming it. */

@@ -20,6 +20,8 @@ const NOTED = {
   hash: 'ton_message_hash',
   boc: 'ton_message_boc',
   validUntil: 'ton_message_valid_until',
+  index: 'ton_message_index',
+  size: 'ton_message_size',
 } as const;
 
 /** The sponsor's signed external message, as the journal keeps it. */
@@ -29,6 +31,9 @@ export interface NotedMessage {
   boc: string;
   /** Unix seconds: the sponsor's wallet refuses it after this. */
   validUntil: number;
+  /** The job's place among the transfers the message carries, and how many it carries (its fee is shared). */
+  index: number;
+  size: number;
 }
 
 /** How a run waits for its message and its trace. */
@@ -49,6 +54,8 @@ export async function noteMessage(journal: SponsorJournal, noted: NotedMessage):
     [NOTED.hash]: noted.hash,
     [NOTED.boc]: noted.boc,
     [NOTED.validUntil]: noted.validUntil.toString(),
+    [NOTED.index]: noted.index.toString(),
+    [NOTED.size]: noted.size.toString(),
   });
 }
 
@@ -56,10 +63,12 @@ export async function noteMessage(journal: SponsorJournal, noted: NotedMessage):
 export function notedMessage(notes: Readonly<Record<string, string>>): NotedMessage | null {
   const hash = notes[NOTED.hash];
   const boc = notes[NOTED.boc];
-  const validUntil = notes[NOTED.validUntil];
-  if (hash === undefined || boc === undefined || validUntil === undefined || !/^[0-9]+$/.test(validUntil))
+  const [validUntil, index, size] = [NOTED.validUntil, NOTED.index, NOTED.size].map((name) => notes[name]);
+  const whole = (text: string | undefined): text is string =>
+    text !== undefined && /^[0-9]{1,12}$/.test(text);
+  if (hash === undefined || boc === undefined || !whole(validUntil) || !whole(index) || !whole(size))
     return null;
-  return { hash, boc, validUntil: Number(validUntil) };
+  return { hash, boc, validUntil: Number(validUntil), index: Number(index), size: Number(size) };
 }
 
 /**
@@ -108,8 +117,18 @@ export interface Trace {
  * that received it. Waits while one of them is not indexed yet.
  */
 export async function traceOf(adapter: TonAdapter, root: TonTransaction, wait: LandingWait): Promise<Trace> {
+  return traceFrom(adapter, root, sent(root, 1), wait);
+}
+
+/** `root` and the transactions that followed from those of its `messages` that are followed. */
+export async function traceFrom(
+  adapter: TonAdapter,
+  root: TonTransaction,
+  messages: { message: TonMessage; depth: number }[],
+  wait: LandingWait,
+): Promise<Trace> {
   const transactions = [root];
-  let pending = sent(root, 1);
+  let pending = messages;
   const until = Date.now() + wait.traceMs;
   while (pending.length > 0) {
     const next: typeof pending = [];
@@ -133,7 +152,7 @@ export async function traceOf(adapter: TonAdapter, root: TonTransaction, wait: L
 }
 
 /** The internal messages a transaction sent (external-out messages, logs, have no receiver). */
-function sent(tx: TonTransaction, depth: number): { message: TonMessage; depth: number }[] {
+export function sent(tx: TonTransaction, depth: number): { message: TonMessage; depth: number }[] {
   return tx.outMsgs.filter((message) => message.destination !== null).map((message) => ({ message, depth }));
 }
 
@@ -163,4 +182,42 @@ export function receivedFrom(trace: Trace, from: string, account: string): TonTr
         comparableAddress(tx.account) === receiver && comparableAddress(tx.inMsg?.source ?? null) === sender,
     ) ?? null
   );
+}
+
+/** What one job's transfer cost the sponsor, out of a message that may have carried others' too. */
+export interface CarriedCost {
+  /** Its share of the message's own fee, the forwarding of its carrier, and the fees of the excess's arrival. */
+  fees: bigint;
+  /** What its carrier brought to the owner's wallet less what came back (the excess, or a bounce). */
+  attached: bigint;
+}
+
+/**
+ * The cost of the transfer `carrier` took to its owner, `index` of the `size` the sponsor's transaction
+ * `root` sent: the transaction's fees are shared evenly, the first transfer taking what does not divide,
+ * so the shares add up to the fees exactly.
+ */
+export function carriedCost(
+  root: TonTransaction,
+  carrier: TonMessage | null,
+  trace: Trace,
+  sponsor: string,
+  index: number,
+  size: number,
+): CarriedCost {
+  const count = BigInt(Math.max(size, 1));
+  const share = root.totalFees / count + (index === 0 ? root.totalFees % count : 0n);
+  let fees = share + (carrier?.fwdFee ?? 0n);
+  let attached = carrier?.value ?? 0n;
+  const own = comparableAddress(sponsor);
+  for (const tx of trace.transactions) {
+    if (tx === root || comparableAddress(tx.account) !== own) continue;
+    fees += tx.totalFees;
+    for (const message of tx.outMsgs) {
+      fees += message.fwdFee ?? 0n;
+      attached += message.value ?? 0n;
+    }
+    attached -= tx.inMsg?.value ?? 0n;
+  }
+  return { fees, attached };
 }

@@ -107,8 +107,6 @@ export function tonDriver(devnet: TonDevnet): ConformanceDriver {
     // A jetton transfer's TON comes from the sponsor and its excess goes back there.
     sponsorLeavesNothing: true,
     gaps: {
-      'a sweep gathers a token from 50 addresses into one treasury, skipping one under min_amount':
-        "the sponsor's wallet sends one message per seqno, each after the one before landed: 50 take longer than the scenario waits",
       'build, sign outside the gateway with the client library, broadcast':
         "a build from a wallet not deployed yet needs its public key (`publickey`), which the scenario's build does not give",
       'reads of a landed send: head, its block, the transaction raw and decoded, its receipt, balances':
