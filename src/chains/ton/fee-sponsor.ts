@@ -5,9 +5,10 @@
  * not deployed). A jetton transfer names the sponsor as its response destination, so what the jetton
  * wallets leave comes back to the sponsor. The owner needs no TON (sponsored-plan.ts says what is sent).
  *
- * The sponsor's wallet takes one message per seqno: its messages go one at a time per process, each from
- * reading the wallet to its landing. What the sponsor lost is read from the transactions of the transfer's
- * trace once it has ended (sponsored-landing.ts), and told to the ledger exactly.
+ * The sponsor's wallet takes one message per seqno: its messages go one at a time per process, and the
+ * transfers that wait meanwhile ride together in the next one (sponsor-batches.ts). What the sponsor lost
+ * is read from the transactions of each transfer's trace once it has ended, with its share of the
+ * message's fee (sponsored-landing.ts), and told to the ledger exactly.
  */
 import { invalidField } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
