@@ -73,6 +73,8 @@ const FEE_CUSHION_TENTHS = 11n;
  * which its code and data hold, is not known when quoting): well above what a V5R1 deployment costs.
  */
 const FIRST_MESSAGE_NANOTONS = 10_000_000n;
+/** Estimates of the sponsor's fee at most, while its seqno moves under them (its messages landing meanwhile). */
+const FEE_ESTIMATES = 3;
 /** A key of the right size, for estimates that only need a message's size and not its signer. */
 const STAND_IN_KEY = Buffer.alloc(32, 1);
 
@@ -303,29 +305,40 @@ export class TonFeeSponsor implements FeeSponsor {
     sponsor: string,
     sponsorKey: Buffer | null,
   ): Promise<bigint> {
-    const sponsorWallet = await ownerWallet(adapter, messages.rawOf(sponsor));
-    const deploy = sponsorWallet.status !== 'active';
-    if (deploy && sponsorKey === null) return FIRST_MESSAGE_NANOTONS;
+    const sponsorRaw = messages.rawOf(sponsor);
     const owner: WalletSigner = { publicKey: STAND_IN_KEY, seed: null };
     const carrier = await this.carrier(messages, network, transfer, plan, owner);
-    const { body, init } = await messages.sponsorBody({
-      network,
-      sponsor: { publicKey: sponsorKey ?? STAND_IN_KEY, seed: null },
-      seqno: sponsorWallet.seqno,
-      validUntil: this.validUntil(),
-      deploy,
-      carriers: [carrier],
-    });
-    return estimatedFee(
-      await adapter.toncenter.estimateFee({
-        address: messages.rawOf(sponsor),
-        body: messages.bocOf(body),
-        ...(init?.code && init.data
-          ? { initCode: messages.bocOf(init.code), initData: messages.bocOf(init.data) }
-          : {}),
-        ignoreChksig: true,
-      }),
-    );
+    for (let attempt = 1; ; attempt++) {
+      const sponsorWallet = await ownerWallet(adapter, sponsorRaw);
+      const deploy = sponsorWallet.status !== 'active';
+      if (deploy && sponsorKey === null) return FIRST_MESSAGE_NANOTONS;
+      // The wallet refuses a message whose seqno is not its own: the next one after those seen landing.
+      const seqno = Math.max(sponsorWallet.seqno, this.#batches.taken(`${network}:${sponsorRaw}`) + 1);
+      const { body, init } = await messages.sponsorBody({
+        network,
+        sponsor: { publicKey: sponsorKey ?? STAND_IN_KEY, seed: null },
+        seqno,
+        validUntil: this.validUntil(),
+        deploy,
+        carriers: [carrier],
+      });
+      try {
+        return estimatedFee(
+          await adapter.toncenter.estimateFee({
+            address: sponsorRaw,
+            body: messages.bocOf(body),
+            ...(init?.code && init.data
+              ? { initCode: messages.bocOf(init.code), initData: messages.bocOf(init.data) }
+              : {}),
+            ignoreChksig: true,
+          }),
+        );
+      } catch (error) {
+        // A message of the sponsor's landed between the read and the estimate: its seqno moved on.
+        const moved = (await ownerWallet(adapter, sponsorRaw)).seqno !== sponsorWallet.seqno;
+        if (!moved || attempt >= FEE_ESTIMATES) throw error;
+      }
+    }
   }
 
   /** The sponsor's message to the owner's wallet: the owner's signed request, and its wallet's init while undeployed. */

@@ -44,6 +44,11 @@ export class SponsorBatches {
   /** The seqno of the newest message this process saw each wallet take (the node's index may lag behind). */
   readonly #taken = new Map<string, number>();
 
+  /** The seqno of the newest message this process saw the lane's wallet take; -1 when none. */
+  taken(lane: string): number {
+    return this.#taken.get(lane) ?? -1;
+  }
+
   /** Sends `passenger`'s carrier in the lane's next message; answers the transaction that message landed in. */
   ride(lane: string, passenger: Passenger, flight: Flight): Promise<TonTransaction | 'expired'> {
     return new Promise((resolve, reject) => {
