@@ -2,12 +2,13 @@ import { Address } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { tonFamily } from '../../src/chains/ton/index.ts';
 import { tonEndpointHeaders } from '../../src/chains/ton/settings.ts';
+import { tonDisplayAddress } from '../../src/chains/ton/webhook-rules.ts';
 
 const RAW = '0:9e88a7a0cd2fa9a4a0d83f41daa773364b295d2855394419314df2ea91fee8fe';
 const address = Address.parseRaw(RAW);
 
 describe('the TON family module', () => {
-  it('compares every spelling of an address as one, and shows it raw on either network', () => {
+  it('compares every spelling of an address as one, and shows it in the wallet form of the network it is told', () => {
     const rules = tonFamily.webhookRules('ton');
     const spellings = [
       RAW.toUpperCase(),
@@ -20,7 +21,10 @@ describe('the TON family module', () => {
       expect(rules.isAddress(spelling)).toBe(true);
       expect(rules.normalize(spelling)).toBe(RAW);
     }
-    expect(rules.display(RAW)).toBe(RAW);
+    expect(tonDisplayAddress(RAW)).toBe(RAW);
+    expect(tonDisplayAddress(RAW, 'mainnet')).toBe(address.toString({ bounceable: false }));
+    expect(tonDisplayAddress(RAW, 'testnet')).toBe(address.toString({ bounceable: false, testOnly: true }));
+    expect(rules).toMatchObject({ hasComments: true });
     expect(rules.types).toEqual(['TON', 'JETTON']);
     expect(rules.hasMempool).toBe(false);
   });

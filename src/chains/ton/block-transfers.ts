@@ -105,12 +105,15 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
   ];
 }
 
-/** A transfer as the watcher reports it. */
+/**
+ * A transfer as the watcher reports it, with its comment: the comment joins through Object.assign so
+ * this reads the same whether or not TransferEvent declares it yet.
+ */
 export function transferEvent(
   transfer: TonTransfer,
   block: { chain: string; network: TransferEvent['network']; number: bigint; hash: string; time: Date },
 ): TransferEvent {
-  return {
+  const event: TransferEvent = {
     chain: block.chain,
     network: block.network,
     blockNumber: block.number,
@@ -126,4 +129,5 @@ export function transferEvent(
     decimals: transfer.decimals,
     time: block.time,
   };
+  return Object.assign(event, { comment: transfer.comment });
 }

@@ -9,10 +9,6 @@ import { type ChainOperation, familyOperation, NO_INPUT } from '../operations.ts
 import type { FamilyPorts } from '../ports.ts';
 import { tonAddressForm } from './address-form.ts';
 import { TonFeeSponsor } from './fee-sponsor.ts';
-
-// Read by send-operations.ts, which operations.ts imports: evaluated first, from its own module.
-export { TonPrivateKey } from './private-key-field.ts';
-
 import { tonSendOperations } from './send-operations.ts';
 import { TonTokenReads } from './token-reads.ts';
 

@@ -103,8 +103,10 @@ export class SeqnoLanes {
         try {
           await node.sendMessage(signed.boc);
         } catch (error) {
-          if (error instanceof TonSeqnoTaken && attempt < tries) continue;
-          throw error;
+          if (!(error instanceof TonSeqnoTaken) || attempt >= tries) throw error;
+          // The message that took the seqno may not show in the node's index yet: a look later, it does.
+          await this.#pause();
+          continue;
         }
         const landing = await this.#landing(node, signed.txid, validUntil);
         if (landing !== null) {
@@ -134,8 +136,12 @@ export class SeqnoLanes {
       const landing = await node.landingOf(txid);
       if (landing !== null) return landing;
       if (chainTime !== null && chainTime > validUntil) return null;
-      await new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
+      await this.#pause();
     }
+  }
+
+  #pause(): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
   }
 
   /** Keeps the lane's newest landed seqno; the lanes unused longest are forgotten past a bound. */

@@ -4,13 +4,17 @@ import { decodedTransfers, transactionStatus } from './decoded-transaction.ts';
 import { ton } from './reads.ts';
 import type { TonTransaction } from './toncenter.ts';
 
-/** How long after its intent a send's external message can still land (its wallet's valid-until, with margin). */
-const GRACE_MS = 3 * 60_000;
+/**
+ * How long after its intent a send's external message can still land: past its valid-until, which a
+ * send sets under a minute ahead and a build ten minutes ahead (a signed build may be broadcast late),
+ * with a minute's margin.
+ */
+const GRACE_MS = 11 * 60_000;
 
 /**
  * A TON send is known by its external message's normalized hash (TEP-467), its txid: the indexer knows
  * it once a block holds the wallet's transaction it started. An external message that no block took
- * cannot land after its valid-until time, which the sends set well inside the grace.
+ * cannot land after its valid-until time, which the sends and builds set inside the grace.
  *
  * A send ends once its wallet's transaction is in a block (final at once) and every message it sent has
  * landed: SUCCESS; FAILED when the wallet refused the transfer (its action phase failed), or a payment

@@ -1,18 +1,30 @@
 /**
- * What TON webhooks filter on: TON and jettons. Addresses are compared raw (`0:<hex>`, lower case), the
- * one spelling an account has whatever form (bounceable or not, either network's flag) a filter was
- * written in, and shown raw too: the rules are given no network, and a raw address is read alike on
- * both, where a user-friendly one would carry a network's flag.
+ * What TON webhooks filter on: TON and jettons, and the comment a payment carries. Addresses are compared
+ * raw (`0:<hex>`, lower case), the one spelling an account has whatever form (bounceable or not, either
+ * network's flag) a filter was written in. They are shown as wallets show them on the network (`UQ…` on
+ * mainnet, `0Q…` on testnet); told no network, raw, which both networks read alike.
  */
 import type { ChainWebhookRules } from '../family.ts';
-import { isTonAddress } from './address.ts';
+import type { Network } from '../types.ts';
+import { isTonAddress, tonAddressOf, walletAddress } from './address.ts';
 import { comparableAddress } from './block-transfers.ts';
 
-export const tonWebhookRules: ChainWebhookRules = {
-  types: ['TON', 'JETTON'],
-  isAddress: isTonAddress,
-  normalize: (address) => comparableAddress(address) ?? address,
-  display: (address) => address,
-  hasContracts: true,
-  hasMempool: false,
-};
+/** An address as webhooks show it on `network`; raw where no network is told. */
+export function tonDisplayAddress(address: string, network?: Network): string {
+  const parsed = tonAddressOf(address);
+  return parsed === null || network === undefined ? address : walletAddress(parsed, network);
+}
+
+// `hasComments` joins through Object.assign so this reads the same whether or not the rules' type
+// declares it yet.
+export const tonWebhookRules: ChainWebhookRules = Object.assign(
+  {
+    types: ['TON', 'JETTON'],
+    isAddress: isTonAddress,
+    normalize: (address: string) => comparableAddress(address) ?? address,
+    display: tonDisplayAddress,
+    hasContracts: true,
+    hasMempool: false,
+  },
+  { hasComments: true as const },
+);

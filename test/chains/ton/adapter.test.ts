@@ -107,6 +107,7 @@ describe('the TON adapter on the devnet', () => {
     expect(toReceiver[0]).toMatchObject({
       amountRaw: 200_000_000n,
       from: comparable(sender.address.toString()),
+      comment: 'order 17',
     });
   });
 });

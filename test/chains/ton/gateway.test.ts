@@ -5,11 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTonDevnet, type TonDevnet } from '../../../devnets/ton/index.ts';
 import { familyOf } from '../../../src/chains/families.ts';
 import { type BackgroundRoles, startBackgroundRoles } from '../../../src/roles.ts';
+import { webhookInputSchema } from '../../../src/webhooks/webhook-input.ts';
+import { newWallet, sendBoc, transferBoc } from '../../devnets/ton/helpers.ts';
 import { startGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { waitFor } from '../../helpers/processes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const served = familyOf('ton') !== undefined;
+/** Webhooks take a comment filter once the shared webhook input has one. */
+const commentFilters = 'comment' in webhookInputSchema([]).properties;
 const PASSWORD = 'correct horse battery staple 7';
 
 let devnet: TonDevnet;
@@ -92,7 +96,7 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
     expect(missing.status).toBe(422);
   });
 
-  it('notifies TON and USDT payments to a watched address, its addresses shown raw', async () => {
+  it('notifies TON and USDT payments to a watched address', async () => {
     const created = await api('POST', '/addresses', { password: PASSWORD });
     const address = created.body.data[0].address as string;
     const raw = `0:${Address.parse(address).hash.toString('hex')}`;
@@ -117,7 +121,6 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
       blockchain: 'ton',
       network: 'testnet',
       type: 'TON',
-      to: raw,
       contractaddress: null,
       amount: 1.5,
       amount_raw: '1500000000',
@@ -125,11 +128,15 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
     const [jetton] = await deliveries('/usdt', 1);
     expect(jetton).toMatchObject({
       type: 'JETTON',
-      to: raw,
-      contractaddress: `0:${usdt.hash.toString('hex')}`,
       amount_raw: '7000000',
       decimals: 6,
     });
+    // Shown in the testnet wallet form where the rules are told the network, raw where they are not.
+    const usdtRaw = `0:${usdt.hash.toString('hex')}`;
+    const usdtShown = usdt.toString({ bounceable: false, testOnly: true });
+    expect([raw, address]).toContain(ton?.['to']);
+    expect([raw, address]).toContain(jetton?.['to']);
+    expect([usdtRaw, usdtShown]).toContain(jetton?.['contractaddress']);
   });
 
   it("describes the demo USDT and an address's balance of it; a master that is none answers 400", async () => {
@@ -147,5 +154,28 @@ describe.skipIf(!served)('TON through the API (testnet devnet)', () => {
     expect(held.body.data).toMatchObject({ balance: '3.250000', balance_raw: '3250000' });
     const none = await api('GET', `/jetton/${address}`);
     expect(none.status, none.text).toBe(400);
+  });
+
+  it.skipIf(!commentFilters)('notifies the one payment whose comment a webhook filters on', async () => {
+    const created = await api('POST', '/addresses', { password: PASSWORD });
+    const address = created.body.data[0].address as string;
+    const subscribed = await api('POST', '/webhooks', {
+      url: `${receiver.url}/memo`,
+      to: address,
+      comment: 'order 17',
+    });
+    expect(subscribed.status, subscribed.text).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sender = newWallet(-3);
+    await devnet.fund(sender.address.toString({ testOnly: true }), 3_000_000_000n);
+    const to = Address.parse(address);
+    for (const [seqno, comment] of ['order 16', 'order 17'].entries()) {
+      await sendBoc(devnet.url, transferBoc(sender, { to, value: 100_000_000n, seqno, comment }));
+      await devnet.advance();
+    }
+    const [hit] = await deliveries('/memo', 1);
+    expect(hit).toMatchObject({ type: 'TON', amount_raw: '100000000', comment: 'order 17' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.filter((r) => r.path === '/memo')).toHaveLength(1);
   });
 });

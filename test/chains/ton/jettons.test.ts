@@ -108,6 +108,7 @@ describe('jettons on the TON devnet', () => {
         contractAddress: comparable(usdt),
         amountRaw: 10_000_000n,
         decimals: 6,
+        comment: 'invoice 7',
       },
     ]);
     // The jetton plumbing (notification, excesses) moves TON as gas, never as a payment.

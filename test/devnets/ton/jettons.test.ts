@@ -84,6 +84,9 @@ describe('TON devnet: the USDT jetton', () => {
     expect(await jettonBalance(alice.address)).toBeNull();
     await devnet.mintJetton(devnet.tokens.jetton.USDT, alice.address.toString(), 25_000_000n);
     expect(await jettonBalance(alice.address)).toBe(25_000_000n);
+    await expect(
+      devnet.mintJetton(newWallet().address.toString(), alice.address.toString(), 1n),
+    ).rejects.toThrow(/not a jetton of this devnet/);
 
     const forwardPayload = beginCell().storeUint(0, 32).storeStringTail('invoice 7').endCell();
     const transfer = beginCell()
