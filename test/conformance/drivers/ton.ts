@@ -111,10 +111,8 @@ export function tonDriver(devnet: TonDevnet): ConformanceDriver {
         "a build from a wallet not deployed yet needs its public key (`publickey`), which the scenario's build does not give",
       'reads of a landed send: head, its block, the transaction raw and decoded, its receipt, balances':
         "a send answers its external message's normalized hash; the decoded transaction names the transaction's own hash",
-      'webhook delivered for a transfer to a watched address':
-        'the webhook names the receiver in the raw form (0:…) where the address was watched in the wallet form (UQ…)',
       'one amount rule: 1.5 of the coin and 12.5 of a 6-decimal token read alike in the history and webhooks':
-        'no webhook comes for the watched address (the raw form, as above)',
+        "the webhook names the transaction's hash, not the send's txid (its external message's normalized hash)",
       'concurrent sends from one address, each a share of its balance: the receiver gets exactly the 201s':
         'a receiver not deployed yet pays storage from what it receives: its balance is a nanoton short of the sum',
       'history lists both a send and an outside-signed broadcast':
