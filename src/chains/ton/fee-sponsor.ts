@@ -11,7 +11,6 @@
  * message's fee (sponsored-landing.ts), and told to the ledger exactly.
  */
 import { invalidField } from '../../errors.ts';
-import { formatAmount } from '../amount.ts';
 import { boundedAmountField } from '../amount-field.ts';
 import {
   type FeeSponsor,
@@ -28,6 +27,7 @@ import { TonAdapter } from './adapter.ts';
 import { tonAddressForm } from './address-form.ts';
 import { hexHash, NANOTON_DECIMALS, succeeded } from './block-transfers.ts';
 import { shownContract } from './decoded-transaction.ts';
+import { ton } from './fees.ts';
 import { tonStoredAddress } from './keys.ts';
 import { SponsorBatches } from './sponsor-batches.ts';
 import {
@@ -84,8 +84,6 @@ export interface TonFeeSponsorOptions {
   wait?: LandingWait;
   now?: () => number;
 }
-
-const ton = (nanotons: bigint) => formatAmount(nanotons, NANOTON_DECIMALS);
 
 export class TonFeeSponsor implements FeeSponsor {
   /** The tail of each owner's own messages in this process: one runs after the one before has landed. */

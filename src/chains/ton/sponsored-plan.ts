@@ -9,15 +9,16 @@
  *
  * A TON transfer: the owner's wallet sends the amount from its own balance, and the sponsor attaches what
  * its wallet's gas and the message's forwarding cost; what that leaves unused stays with the owner (as an
- * EVM top-up's unused gas does). A transfer that takes all the owner can send but its own fee (a sweep)
- * (what it would leave is no more than the fee of its own move) is the owner's own message, which empties
- * the wallet and costs the sponsor nothing.
+ * EVM top-up's unused gas does). A transfer that would leave the owner no more than the fee of its own
+ * move (a sweep's amount) is the owner's own message, which empties the wallet and costs the sponsor
+ * nothing.
  */
 import { ApiError } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
 import { chainLibrary } from '../chain-library.ts';
 import type { SponsoredTransfer } from '../fee-sponsor.ts';
 import type { TonAdapter } from './adapter.ts';
+import { JETTON_TRANSFER_ATTACHED, ton } from './fees.ts';
 import type { OwnerAction } from './sponsored-messages.ts';
 import type { TonFeeEstimate } from './toncenter.ts';
 
@@ -25,8 +26,6 @@ import type { TonFeeEstimate } from './toncenter.ts';
 export const sponsoredMessages = chainLibrary('@ton/ton', () => import('./sponsored-messages.ts'));
 export type SponsoredMessages = Awaited<ReturnType<typeof sponsoredMessages>>;
 
-/** TON the owner's jetton wallet gets for both jetton wallets' gas and the forward; the rest returns. */
-export const JETTON_GAS_NANOTONS = 50_000_000n;
 /**
  * What the owner's wallet may spend running the sponsor's message (its gas, the deployment of a new
  * wallet, the forwarding of what it sends). On a jetton transfer whatever is left returns with the excess.
@@ -37,8 +36,6 @@ export const OWNER_TON_RUN_NANOTONS = 5_000_000n;
 
 /** A fee estimated again later may have grown by its storage part: up to a tenth of it is the same fee. */
 const SELF_PAID_SLACK = 10n;
-
-const ton = (nanotons: bigint) => formatAmount(nanotons, 9);
 
 /** A wallet as the plans read it. */
 export interface OwnerWallet {
@@ -110,7 +107,8 @@ export async function transferPlan(
       owner,
       kind: 'sponsored',
       actions: [action],
-      attached: JETTON_GAS_NANOTONS + OWNER_RUN_NANOTONS,
+      // The jetton wallets get what a custodial jetton send attaches for their gas; the rest returns.
+      attached: JETTON_TRANSFER_ATTACHED + OWNER_RUN_NANOTONS,
     };
   }
   if (owner.balance < units) {
