@@ -8,6 +8,7 @@ import { addressSchema, type FamilyParts } from '../family.ts';
 import { type ChainOperation, familyOperation, NO_INPUT } from '../operations.ts';
 import type { FamilyPorts } from '../ports.ts';
 import { tonAddressForm } from './address-form.ts';
+import { TonFeeSponsor } from './fee-sponsor.ts';
 import { tonSendOperations } from './send-operations.ts';
 import { TonTokenReads } from './token-reads.ts';
 
@@ -19,7 +20,7 @@ const JettonMaster = addressSchema(tonAddressForm, {
 
 export function tonParts(ports: FamilyPorts): FamilyParts {
   const operations = [...tonSendOperations(ports), ...jettonOperations(new TonTokenReads(ports.registry))];
-  return { operations: () => operations, watcherTasks: [] };
+  return { operations: () => operations, watcherTasks: [], sponsor: new TonFeeSponsor(ports.registry) };
 }
 
 function jettonOperations(reads: TonTokenReads): ChainOperation[] {

@@ -123,7 +123,7 @@ export function tonDriver(devnet: TonDevnet): ConformanceDriver {
       const boc = beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
       return { body: { boc }, txid: normalizedHash(wallet.address, body) };
     },
-    sponsorLeavesNothing: false,
+    sponsorLeavesNothing: true,
     gaps: {
       'webhook reverted when a reorg drops a notified transfer':
         'a TON masterchain block is final once it exists: no reorg to revert',
