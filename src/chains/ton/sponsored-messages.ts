@@ -230,5 +230,5 @@ async function walletBody(
 function externalMessage(to: Address, init: StateInit | null, body: Cell): SignedExternal {
   const message = external({ to, init: init ?? undefined, body });
   const boc = beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
-  return { boc, hash: normalizedMessageHash(message) };
+  return { boc, hash: normalizedMessageHash(message, beginCell()) };
 }
