@@ -58,6 +58,11 @@ export interface ConformanceDriver {
 
   /** Balances read through the API, in base units. */
   nativeBalance(api: ChainApi, address: string): Promise<bigint>;
+  /**
+   * What an address was paid of the coin in all, where its balance is less than that: TON takes rent from
+   * an account at each of its transactions. The balance where absent.
+   */
+  received?: (api: ChainApi, address: string) => Promise<bigint>;
 
   /** The created address in a POST /addresses answer; the imported one in a POST /addresses/import answer. */
   createdAddress(body: ApiResponse['body']): string;

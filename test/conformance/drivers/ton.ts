@@ -92,9 +92,10 @@ export function tonDriver(devnet: TonDevnet): ConformanceDriver {
       await devnet.fund(address, nanotons);
     },
     settle: () => devnet.advance(2),
-    // TON takes rent from an account's balance at each of its transactions (a few nanotons here); the
-    // scenarios' amounts are what it was paid, so the rent its transactions collected is added back.
-    nativeBalance: async (api, address) =>
+    nativeBalance: nativeBalanceIn('nanotons'),
+    // TON takes rent from an account's balance at each of its transactions (a few nanotons here): what
+    // it was paid is its balance and the rent its transactions collected.
+    received: async (api, address) =>
       (await nativeBalanceIn('nanotons')(api, address)) + (await rentPaid(devnet, address)),
     ...listedAddressRoutes,
     buildFields: (key) => ({ publickey: walletOf(key.privateKey).keys.publicKey.toString('hex') }),
