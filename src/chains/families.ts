@@ -8,11 +8,18 @@ import { evmFamily } from './evm/index.ts';
 import type { FamilyModule } from './family.ts';
 import { wsEndpointProblems } from './registry.ts';
 import { solanaFamily } from './solana/index.ts';
+import { tonFamily } from './ton/index.ts';
 import { tronFamily } from './tron/index.ts';
 import type { ChainName } from './types.ts';
 
 /** Every family this build serves. A family is added by writing its folder and listing its module here. */
-export const FAMILIES: readonly FamilyModule[] = [tronFamily, evmFamily, solanaFamily, bitcoinFamily];
+export const FAMILIES: readonly FamilyModule[] = [
+  tronFamily,
+  evmFamily,
+  solanaFamily,
+  bitcoinFamily,
+  tonFamily,
+];
 
 /**
  * Every chain served, by name: the registry, the node monitor and the watchers read it. Worked out when

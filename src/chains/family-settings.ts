@@ -16,10 +16,11 @@ import { evmChains } from './evm/chains.ts';
 import { evmMigrations } from './evm/migrations/index.ts';
 import { EVM_SETTINGS } from './evm/settings.ts';
 import { wsEndpointProblems } from './registry.ts';
+import { TON_SETTINGS } from './ton/settings.ts';
 import { TRON_SETTINGS } from './tron/settings.ts';
 import type { ChainName } from './types.ts';
 
-/** Each family's own migrations, in the order of `FAMILIES` (Tron and Solana keep no tables of their own). */
+/** Each family's own migrations, in the order of `FAMILIES` (Tron, Solana and TON keep no tables of their own). */
 export const LIGHT_FAMILY_MIGRATIONS: readonly Readonly<Record<string, Migration>>[] = [
   evmMigrations,
   bitcoinMigrations,
@@ -27,7 +28,9 @@ export const LIGHT_FAMILY_MIGRATIONS: readonly Readonly<Record<string, Migration
 
 /** Each family's own settings, in the order of `FAMILIES` (Solana reads none). */
 export function lightFamilySettings(): SettingsTable {
-  return [TRON_SETTINGS, EVM_SETTINGS, BITCOIN_SETTINGS].flatMap((settings) => Object.entries(settings));
+  return [TRON_SETTINGS, EVM_SETTINGS, BITCOIN_SETTINGS, TON_SETTINGS].flatMap((settings) =>
+    Object.entries(settings),
+  );
 }
 
 /** Every chain served, in the order of `chainFamilies()`, with its new-block subscription when it has one. */
@@ -38,6 +41,7 @@ export function lightServedChains(): Partial<Record<ChainName, Pick<ChainFamily,
     ...Object.fromEntries([...evmChains().keys()].map((chain) => [chain, subscribed])),
     solana: subscribed,
     bitcoin: {},
+    ton: {},
   };
 }
 

@@ -49,4 +49,9 @@ export interface TransferEvent {
    * none. Absent on chains whose transfers carry no such text.
    */
   comment?: string | null;
+  /**
+   * Why a transfer a block holds did not pay its receiver (TON: the receiver bounced it back); absent when
+   * it paid. Such a transfer is notified as event `failed`, never as `transfer`.
+   */
+  failed?: string;
 }

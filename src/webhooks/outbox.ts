@@ -10,8 +10,9 @@ import type { MatchableWebhook } from './matcher.ts';
 /**
  * `pending`: seen unconfirmed (chains with a mempool); `transfer` follows once a block holds it.
  * `dropped`: a send the gateway answered 201 for that no node will mine (send-failures.ts).
+ * `failed`: a transfer a block holds that did not pay its receiver (TON: bounced back), in place of `transfer`.
  */
-export type NotificationEvent = 'transfer' | 'reverted' | 'pending' | 'dropped';
+export type NotificationEvent = 'transfer' | 'reverted' | 'pending' | 'dropped' | 'failed';
 
 /** The body a subscriber receives: Chaingateway's fields, then Switchyard's. */
 export interface NotificationPayload {
@@ -35,7 +36,7 @@ export interface NotificationPayload {
   event: NotificationEvent;
   /** The text the sender attached, on chains whose transfers carry one (TON's comment); null when none. */
   comment?: string | null;
-  /** `dropped` only: why the send will never be mined. */
+  /** `dropped`: why the send will never be mined; `failed`: why the transfer did not pay. */
   error?: string;
 }
 
@@ -86,7 +87,8 @@ export function buildPayload(
 }
 
 /**
- * Writes one `transfer` or `pending` notification for a matched transfer, inside the watcher's block
+ * Writes one `transfer` or `pending` notification for a matched transfer (`failed` for one that did not
+ * pay, with why), inside the watcher's block
  * transaction, under a new id (its `webhook-id` on every delivery). A block processed again hits the
  * unique (webhook, txid, log, event, block) index of the notifications still on the chain and adds
  * nothing. A notification whose transfer left the chain in a reorg (`left_chain_at`) is out of that
@@ -99,6 +101,10 @@ export function enqueueNotification(
   event: 'transfer' | 'pending',
   now: Date,
 ): Promise<void> {
+  // A transfer that did not pay is told as such, whatever stage it was found at.
+  if (transfer.failed !== undefined) {
+    return insertNotification(trx, webhook, transfer, 'failed', now, null, transfer.failed);
+  }
   return insertNotification(trx, webhook, transfer, event, now, null);
 }
 

@@ -9,7 +9,7 @@
  * a value that a union's other branch accepts is not counted as outside.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { servedChains } from '../../src/chains/families.ts';
+import { FAMILIES, servedChains } from '../../src/chains/families.ts';
 import { strictValidatorCompiler } from '../../src/http/strict-validation.ts';
 import type { Schema } from '../helpers/fuzz.ts';
 import { startInputProbeGateway } from '../helpers/input-probe-gateway.ts';
@@ -52,11 +52,15 @@ const RULES_IN_DESCRIPTION: Record<string, RegExp> = {
   from: /address|symbol|currency/i,
   to: /address|symbol|currency/i,
   contractaddress: /address/i,
-  // Solana's: a key in one of several forms, and a transaction that must decode.
-  privatekey: /secret key|WIF/i,
+  // Solana's (and TON's): a key in one of several forms, and a transaction that must decode.
+  privatekey: /secret key|WIF|mnemonic/i,
+  // TON's build: the key must be the `from` wallet's.
+  publickey: /`from`/,
   // Bitcoin's: a wallet restored from words that must be a BIP-39 mnemonic.
   mnemonic: /BIP-39/,
   rawtx: /transaction/i,
+  // TON's: a signed external message that must decode.
+  boc: /external message/i,
   // Only chains with a mempool take a true notify_pending.
   notify_pending: /elsewhere 422/,
   // Only chains whose transfers carry comments (TON) take a comment filter.
@@ -90,6 +94,8 @@ const known: string[] = [
   `0x${'11'.repeat(32)}`,
   '11'.repeat(32),
   '1',
+  // Each family's example address, so that a new address form needs no entry here.
+  ...FAMILIES.map((family) => family.address.example),
 ];
 /** Valid text for fields the schema leaves open, padded to a length without changing its meaning. */
 const SAMPLES: Record<string, { text: string; pad: (text: string, length: number) => string }> = {};

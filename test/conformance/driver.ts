@@ -58,6 +58,11 @@ export interface ConformanceDriver {
 
   /** Balances read through the API, in base units. */
   nativeBalance(api: ChainApi, address: string): Promise<bigint>;
+  /**
+   * What an address was paid of the coin in all, where its balance is less than that: TON takes rent from
+   * an account at each of its transactions. The balance where absent.
+   */
+  received?: (api: ChainApi, address: string) => Promise<bigint>;
 
   /** The created address in a POST /addresses answer; the imported one in a POST /addresses/import answer. */
   createdAddress(body: ApiResponse['body']): string;
@@ -69,6 +74,11 @@ export interface ConformanceDriver {
     password: string,
   ): Promise<{ response: ApiResponse; privateKey?: string }>;
 
+  /**
+   * What a build from an outside key needs beside from, to and amount (TON: the public key of a wallet
+   * not yet deployed, whose address alone does not tell it).
+   */
+  buildFields?: (key: OutsideKey) => Record<string, string>;
   /** Signs what POST /transactions/build answered with the client library; the broadcast body and txid. */
   signOutside(built: ApiResponse['body'], key: OutsideKey): Promise<{ body: unknown; txid: string }>;
 

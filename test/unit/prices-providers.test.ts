@@ -42,6 +42,8 @@ const COINGECKO: Record<string, string> = {
     '{"usd":3492.8178217645,"usd_24h_change":-0.39120372381224464,"eur":3227.1802551247,"eur_24h_change":-0.5402519044,"last_updated_at":1711356297}',
   tron: '{"usd":0.1226478193437921,"usd_24h_change":1.1204839516478133,"last_updated_at":1711356285}',
   solana: '{"usd":172.5421935398211,"usd_24h_change":5.025434009131345,"last_updated_at":1711356301}',
+  'the-open-network':
+    '{"usd":5.213466893620312,"usd_24h_change":2.117034116512386,"last_updated_at":1711356293}',
   binancecoin: '{"usd":565.9876003015837,"usd_24h_change":0.8203912245317613,"last_updated_at":1711356290}',
   'polygon-ecosystem-token':
     '{"usd":0.5461281102459935,"usd_24h_change":-1.718218294118112,"last_updated_at":1711356284}',
@@ -61,6 +63,7 @@ const BINANCE: Record<string, [string, string, string]> = {
   ETHUSDT: ['3493.10000000', '3506.82000000', '-0.391'],
   TRXUSDT: ['0.12267000', '0.12131000', '1.121'],
   SOLUSDT: ['172.56000000', '164.30000000', '5.027'],
+  TONUSDT: ['5.21400000', '5.10600000', '2.115'],
   BNBUSDT: ['566.10000000', '561.50000000', '0.819'],
   POLUSDT: ['0.54620000', '0.55570000', '-1.710'],
   USDCUSDT: ['0.99990000', '1.00000000', '-0.010'],
@@ -165,6 +168,7 @@ describe('BinanceProvider against a local Binance', () => {
       'ETHUSDT',
       'TRXUSDT',
       'SOLUSDT',
+      'TONUSDT',
       'BNBUSDT',
       'POLUSDT',
       'USDCUSDT',

@@ -4,7 +4,7 @@ import { type Decimal, parseDecimal } from '../../src/prices/decimal.ts';
 import { quoteWithFallback } from '../../src/prices/fallback.ts';
 import { LocalPriceProvider } from '../../src/prices/local.ts';
 import { PriceService } from '../../src/prices/service.ts';
-import type { PriceSymbol } from '../../src/prices/symbols.ts';
+import { PRICE_SYMBOLS, type PriceSymbol } from '../../src/prices/symbols.ts';
 import type { PricePoint, PriceProvider, Quote } from '../../src/prices/types.ts';
 
 const d = (text: string): Decimal => parseDecimal(text)!;
@@ -185,7 +185,7 @@ describe('PriceService cache and staleness', () => {
     const rounds = provider.calls.length;
     expect(rounds).toBeGreaterThanOrEqual(4);
     expect(new Set(provider.calls.map((c) => c.currency))).toEqual(new Set(['usd', 'eur']));
-    expect(provider.calls[0]!.symbols).toHaveLength(8);
+    expect(provider.calls[0]!.symbols).toHaveLength(PRICE_SYMBOLS.length);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(provider.calls.length).toBe(rounds);
   });

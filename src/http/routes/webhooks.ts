@@ -71,7 +71,7 @@ const NotificationOut = Type.Object({
   webhook_id: Type.String(),
   event: Type.String({
     description:
-      'transfer, reverted, pending, or dropped (a send of yours answered 201 that will never be mined)',
+      'transfer, reverted, pending, dropped (a send of yours answered 201 that will never be mined), or failed (a transfer a block holds that did not pay its receiver: a bounced TON transfer)',
   }),
   txid: Type.String(),
   type: Type.String(),

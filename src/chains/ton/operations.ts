@@ -1,0 +1,77 @@
+/**
+ * TON's routes under /api/v2/ton, as operations (`chains/operations.ts`): jetton balances and jetton
+ * descriptions here; the sends, builds and broadcasts in send-operations.ts. The HTTP layer answers them
+ * as every chain's.
+ */
+import { Type } from '@sinclair/typebox';
+import { addressSchema, type FamilyParts } from '../family.ts';
+import { type ChainOperation, familyOperation, NO_INPUT } from '../operations.ts';
+import type { FamilyPorts } from '../ports.ts';
+import { tonAddressForm } from './address-form.ts';
+import { TonFeeSponsor } from './fee-sponsor.ts';
+import { tonSendOperations } from './send-operations.ts';
+import { TonTokenReads } from './token-reads.ts';
+
+const TonAddress = addressSchema(tonAddressForm);
+const JettonMaster = addressSchema(tonAddressForm, {
+  description: "The jetton's master contract, in any TON address form",
+  examples: ['EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs'],
+});
+
+export function tonParts(ports: FamilyPorts): FamilyParts {
+  const operations = [...tonSendOperations(ports), ...jettonOperations(new TonTokenReads(ports.registry))];
+  return { operations: () => operations, watcherTasks: [], sponsor: new TonFeeSponsor(ports.registry) };
+}
+
+function jettonOperations(reads: TonTokenReads): ChainOperation[] {
+  return [
+    familyOperation({
+      method: 'GET',
+      path: '/balances/:address/jetton/:master',
+      summary: "An address's balance of a jetton (USDT or any jetton by its master)",
+      description:
+        "Read from the owner's jetton wallet, as the master names it (`get_wallet_address`); 0 while that wallet is not deployed. An address that holds no jetton master answers 400.",
+      input: {
+        params: Type.Object({ address: TonAddress, master: JettonMaster }),
+        querystring: NO_INPUT,
+        body: NO_INPUT,
+      },
+      data: Type.Object({
+        address: Type.String(),
+        jetton: Type.String({ description: "The jetton's master" }),
+        jetton_wallet: Type.String({ description: "The owner's jetton wallet" }),
+        decimals: Type.Integer(),
+        balance: Type.String({ description: "Decimal, in the jetton's units" }),
+        balance_raw: Type.String({ description: 'In base units' }),
+      }),
+      message: 'Balance fetched',
+      errors: [400, 404, 422, 502, 503],
+      run: ({ network }, { params }) => reads.balance(network, params.address, params.master),
+    }),
+    familyOperation({
+      method: 'GET',
+      path: '/jetton/:master',
+      summary: "A jetton's description: name, symbol and decimals from its metadata, supply and admin",
+      description:
+        "Name, symbol, description and decimals come from the master's on-chain metadata (TEP-64); a jetton whose metadata is off-chain answers them null (decimals 9, the standard's default) with its `uri`. An address that holds no jetton master answers 400.",
+      input: { params: Type.Object({ master: JettonMaster }), querystring: NO_INPUT, body: NO_INPUT },
+      data: Type.Object({
+        jetton: Type.String(),
+        name: Type.Union([Type.String(), Type.Null()]),
+        symbol: Type.Union([Type.String(), Type.Null()]),
+        description: Type.Union([Type.String(), Type.Null()]),
+        decimals: Type.Integer(),
+        total_supply: Type.String(),
+        total_supply_raw: Type.String(),
+        mintable: Type.Boolean(),
+        admin: Type.Union([Type.String(), Type.Null()]),
+        uri: Type.Union([Type.String(), Type.Null()], {
+          description: 'Off-chain metadata, where the jetton has it',
+        }),
+      }),
+      message: 'Token fetched',
+      errors: [400, 404, 422, 502, 503],
+      run: ({ network }, { params }) => reads.jetton(network, params.master),
+    }),
+  ];
+}
