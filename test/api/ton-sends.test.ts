@@ -3,10 +3,11 @@
 // signing with their figures, one wallet's concurrent sends, and a transfer built by the gateway, signed
 // with @ton/ton as a user would and broadcast through it.
 import { keyPairFromSeed } from '@ton/crypto';
-import { Address, beginCell, Cell, external, internal, storeMessage, WalletContractV5R1 } from '@ton/ton';
+import { Address, beginCell, external, internal, storeMessage, WalletContractV5R1 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTonDevnet, type TonDevnet } from '../../devnets/ton/index.ts';
 import { type ApiResponse, startGateway, type TestGateway } from '../helpers/gateway.ts';
+import { type BuiltTonTransfer, signBuiltTransfer } from '../helpers/ton-signing.ts';
 import { withUnnamedNodesDead } from '../helpers/unserved-nodes.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -234,27 +235,7 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
     expect(transfer.stateInit).not.toBeNull();
     expect(transfer.seqno).toBe(0);
 
-    const body = wallet.createTransfer({
-      seqno: transfer.seqno,
-      timeout: transfer.validUntil,
-      sendMode: transfer.sendMode,
-      secretKey: keys.secretKey,
-      messages: transfer.messages.map(
-        (m: { to: string; value: string; bounce: boolean; body: string | null }) =>
-          internal({
-            to: Address.parse(m.to),
-            value: BigInt(m.value),
-            bounce: m.bounce,
-            body: m.body === null ? undefined : Cell.fromBase64(m.body),
-          }),
-      ),
-    });
-    const signed = external({
-      to: wallet.address,
-      init: transfer.stateInit === null ? undefined : wallet.init,
-      body,
-    });
-    const boc = beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
+    const { boc } = signBuiltTransfer(transfer, keys);
 
     const broadcast = await api('POST', '/transactions/broadcast', { boc });
     expect(broadcast.status, broadcast.text).toBe(201);
@@ -288,34 +269,7 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
     await devnet.fund(from, 2n * TON);
     await devnet.mintJetton(usdt, from, 3_000_000n);
     const to = await fundedAddress(0n);
-    const sign = (transfer: {
-      seqno: number;
-      validUntil: number;
-      sendMode: number;
-      stateInit: unknown;
-      messages: { to: string; value: string; bounce: boolean; body: string | null }[];
-    }) => {
-      const body = wallet.createTransfer({
-        seqno: transfer.seqno,
-        timeout: transfer.validUntil,
-        sendMode: transfer.sendMode,
-        secretKey: keys.secretKey,
-        messages: transfer.messages.map((m) =>
-          internal({
-            to: Address.parse(m.to),
-            value: BigInt(m.value),
-            bounce: m.bounce,
-            body: m.body === null ? undefined : Cell.fromBase64(m.body),
-          }),
-        ),
-      });
-      const signed = external({
-        to: wallet.address,
-        init: transfer.stateInit === null ? undefined : wallet.init,
-        body,
-      });
-      return beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
-    };
+    const sign = (transfer: BuiltTonTransfer) => signBuiltTransfer(transfer, keys).boc;
     // A first TON send deploys the wallet.
     const first = await api('POST', '/transactions/build', {
       from,

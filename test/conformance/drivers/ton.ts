@@ -2,10 +2,11 @@
 // through transactions/jetton, keys as 32-byte ed25519 seeds, @ton/ton signs a build outside the gateway.
 
 import { randomBytes } from 'node:crypto';
-import { type Address, beginCell, Cell, external, internal, storeMessage } from '@ton/core';
+import { type Address, beginCell, type Cell } from '@ton/core';
 import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
 import { MAINNET_GLOBAL_ID, type TonDevnet } from '../../../devnets/ton/index.ts';
+import { type BuiltTonTransfer, signBuiltTransfer } from '../../helpers/ton-signing.ts';
 import type { ConformanceDriver } from '../driver.ts';
 import { listedAddressRoutes, nativeBalanceIn } from './wallet-routes.ts';
 
@@ -35,14 +36,6 @@ function normalizedHash(to: Address, body: Cell): string {
     .storeRef(body)
     .endCell();
   return normalized.hash().toString('hex');
-}
-
-interface BuiltTransfer {
-  seqno: number;
-  validUntil: number;
-  sendMode: number;
-  messages: { to: string; value: string; bounce: boolean; body: string | null }[];
-  stateInit: { code: string; data: string } | null;
 }
 
 /** The storage fees the account's transactions collected, as the devnet's indexer reports them. */
@@ -100,28 +93,8 @@ export function tonDriver(devnet: TonDevnet): ConformanceDriver {
     ...listedAddressRoutes,
     buildFields: (key) => ({ publickey: walletOf(key.privateKey).keys.publicKey.toString('hex') }),
     signOutside: async (built, key) => {
-      const transfer = built.data.transfer as BuiltTransfer;
       const { keys, wallet } = walletOf(key.privateKey);
-      const body = wallet.createTransfer({
-        seqno: transfer.seqno,
-        timeout: transfer.validUntil,
-        sendMode: transfer.sendMode,
-        secretKey: keys.secretKey,
-        messages: transfer.messages.map((message) =>
-          internal({
-            to: message.to,
-            value: BigInt(message.value),
-            bounce: message.bounce,
-            ...(message.body === null ? {} : { body: Cell.fromBase64(message.body) }),
-          }),
-        ),
-      });
-      const signed = external({
-        to: wallet.address,
-        ...(transfer.stateInit === null ? {} : { init: wallet.init }),
-        body,
-      });
-      const boc = beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64');
+      const { boc, body } = signBuiltTransfer(built.data.transfer as BuiltTonTransfer, keys);
       return { body: { boc }, txid: normalizedHash(wallet.address, body) };
     },
     sponsorLeavesNothing: true,

@@ -55,10 +55,9 @@ export interface WalletInfo {
 }
 
 export async function walletInfo(url: string, address: Address): Promise<WalletInfo> {
-  return (await getJson(
-    url,
-    `/api/v3/walletInformation?address=${address.toString()}&use_v2=false`,
-  )) as unknown as WalletInfo;
+  const res = await fetch(`${url}/api/v3/walletInformation?address=${address.toString()}&use_v2=false`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as WalletInfo;
 }
 
 export interface TransferOptions {
