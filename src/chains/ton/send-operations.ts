@@ -36,6 +36,8 @@ const Txid = Type.String({
   description:
     "The normalized hash (TEP-467) of the wallet's external message, 64 hex: what toncenter answers as `message_hash_norm` and finds the transaction by",
 });
+/** What every transfer names: who pays whom how much, and the comment the receiver sees. */
+const TransferFields = { from: Address, to: Address, amount: Amount, comment: Type.Optional(Comment) };
 const SigningFields = {
   password: Type.Optional(WalletPassword),
   privatekey: Type.Optional(TonPrivateKey),
@@ -68,13 +70,7 @@ export function tonSendOperationsOf(sends: TonSends): ChainOperation[] {
       path: '/transactions',
       summary: 'Send TON, with an optional comment',
       description: `${SIGNING} The message bounces back only from an active contract: TON sent to an address with no code yet stays there.`,
-      body: Type.Object({
-        from: Address,
-        to: Address,
-        amount: Amount,
-        comment: Type.Optional(Comment),
-        ...SigningFields,
-      }),
+      body: Type.Object({ ...TransferFields, ...SigningFields }),
       data: SentData,
       prepare: ({ network }, { password, privatekey, ...send }) => ({
         proof: { password, privatekey },
@@ -86,14 +82,7 @@ export function tonSendOperationsOf(sends: TonSends): ChainOperation[] {
       summary:
         "Send a jetton (USDT or any TEP-74 jetton, amount in the jetton's units), with an optional comment",
       description: `${SIGNING} The sender's jetton wallet is the one the master names for it (\`get_wallet_address\`); the decimals are the master's metadata's. The transfer attaches ${ton(JETTON_TRANSFER_ATTACHED)} TON for the jetton wallets' gas (the unspent part returns to the sender) and forwards ${JETTON_FORWARD_AMOUNT} nanoton to the receiver with the comment, so the receiver's wallet is notified. Too few jettons answers 422.`,
-      body: Type.Object({
-        from: Address,
-        to: Address,
-        contractaddress: JettonMaster,
-        amount: Amount,
-        comment: Type.Optional(Comment),
-        ...SigningFields,
-      }),
+      body: Type.Object({ ...TransferFields, contractaddress: JettonMaster, ...SigningFields }),
       data: SentData,
       prepare: ({ network }, { password, privatekey, ...send }) => ({
         proof: { password, privatekey },
@@ -112,10 +101,7 @@ export function tonSendOperationsOf(sends: TonSends): ChainOperation[] {
         "then POST `beginCell().store(storeMessage(signed)).endCell().toBoc().toString('base64')` as `boc` to `transactions/broadcast` " +
         `within ${BUILD_LIFETIME_S} s (\`validUntil\`). Nothing is sent or stored.`,
       body: Type.Object({
-        from: Address,
-        to: Address,
-        amount: Amount,
-        comment: Type.Optional(Comment),
+        ...TransferFields,
         contractaddress: Type.Optional(JettonMaster),
         publickey: Type.Optional(
           Type.String({
