@@ -8,12 +8,13 @@
  * here), valid addresses of the family and network are drawn, then mutated: one character changed (the
  * checksum no longer verifies), bech32 re-encoded as bech32m and the reverse, a base58check checksum
  * broken, the same key's address on the other network, and text that is no address at all (a character
- * outside the alphabet, one character short). Solana addresses carry no checksum, so only the malformed
- * ones are refused there. The unmutated address itself must not be refused for the field.
+ * outside the alphabet, one character short), a TON address's CRC16 or test-only flag wrong. Solana
+ * addresses carry no checksum, so only the malformed ones are refused there. The unmutated address itself must not be refused for the field.
  */
 
 import { sha256 } from '@noble/hashes/sha2.js';
 import { base58, bech32, bech32m, createBase58check } from '@scure/base';
+import { Address } from '@ton/core';
 import * as fc from 'fast-check';
 import { getAddress } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -41,9 +42,9 @@ interface Operation {
   security?: Record<string, string[]>[];
 }
 type Network = 'mainnet' | 'testnet';
-type Family = 'tron' | 'evm' | 'solana' | 'bitcoin';
+type Family = 'tron' | 'evm' | 'solana' | 'bitcoin' | 'ton';
 
-const FAMILIES: readonly Family[] = ['tron', 'evm', 'solana', 'bitcoin'];
+const FAMILIES: readonly Family[] = ['tron', 'evm', 'solana', 'bitcoin', 'ton'];
 
 /** The family of a served chain (every EVM chain of the chain file too), by the family's name. */
 const FAMILY_OF: Record<string, Family> = Object.fromEntries(
@@ -137,6 +138,13 @@ function draw(family: Family, network: Network, seed: number): Drawn[] {
       }));
     case 'solana':
       return sample(bytes(32)).map((key) => ({ address: base58.encode(key), otherNetwork: [] }));
+    case 'ton':
+      // A wallet's user-friendly form: non-bounceable, with the test-only flag on testnet.
+      return sample(bytes(32)).map((hash) => {
+        const account = new Address(0, Buffer.from(hash));
+        const shown = (testOnly: boolean) => account.toString({ bounceable: false, testOnly });
+        return { address: shown(network === 'testnet'), otherNetwork: [shown(network === 'mainnet')] };
+      });
     case 'bitcoin':
       return BITCOIN_SCRIPTS.map(
         (scripts) => fc.sample(scripts, { numRuns: 1, seed })[0] ?? new Uint8Array(),
@@ -197,7 +205,8 @@ function mutationsOf(family: Family, drawn: Drawn): Mutation[] {
     ...(family === 'solana' ? [] : [{ kind: 'one character short', value: address.slice(0, -1) }]),
     {
       kind: 'a character outside the alphabet',
-      value: `${address.slice(0, middle)}_${address.slice(middle + 1)}`,
+      // TON's user-friendly form is base64url, whose alphabet holds '_'.
+      value: `${address.slice(0, middle)}${family === 'ton' ? '.' : '_'}${address.slice(middle + 1)}`,
     },
     ...drawn.otherNetwork.map((value) => ({ kind: 'an address of the other network', value })),
   ];
@@ -225,6 +234,12 @@ function mutationsOf(family: Family, drawn: Drawn): Mutation[] {
       },
       { kind: 'one hex digit short of 40', value: `0x${address.slice(3)}` },
     );
+  }
+  if (family === 'ton') {
+    // The account id's first byte changed, under the old CRC16.
+    const changed = Buffer.from(address, 'base64url');
+    changed[2] = (changed[2] ?? 0) ^ 0x01;
+    mutations.push({ kind: 'one byte changed (CRC16 checksum)', value: changed.toString('base64url') });
   }
   if (family === 'solana') {
     // 31 or 33 bytes: base58 text of an address's length that is no 32-byte key.
@@ -453,6 +468,7 @@ function checksOf(method: string, path: string, operation: Operation, fields: Ad
         evm: draw('evm', network, seed)[0]?.address ?? '',
         solana: draw('solana', network, seed)[0]?.address ?? '',
         bitcoin: draw('bitcoin', network, seed)[0]?.address ?? '',
+        ton: draw('ton', network, seed)[0]?.address ?? '',
       };
       for (const field of fields.filter((f) => f.mark === 'chain' || f.mark === family)) {
         const name = field.path.join('.');

@@ -43,6 +43,7 @@ const COINGECKO_USD: Record<string, string> = {
   ethereum: '3492.8178217645',
   tron: '0.1226478193437921',
   solana: '172.5421935398211',
+  'the-open-network': '5.213466893620312',
   binancecoin: '565.9876003015837',
   'polygon-ecosystem-token': '0.5461281102459935',
   tether: '1.0004116447370425',
@@ -72,6 +73,7 @@ const BINANCE_LAST: Record<string, string> = {
   ETHUSDT: '3493.10000000',
   TRXUSDT: '0.12267000',
   SOLUSDT: '172.56000000',
+  TONUSDT: '5.21400000',
   BNBUSDT: '566.10000000',
   POLUSDT: '0.54620000',
   USDCUSDT: '0.99990000',
@@ -274,7 +276,7 @@ describe('prices API on local CoinGecko and Binance servers', () => {
   it('answers from CoinGecko, then Binance when CoinGecko fails, then stale when both fail', async () => {
     const first = await get('/api/v2/prices');
     expect(first.status, first.text).toBe(200);
-    expect(first.body.data).toHaveLength(8);
+    expect(first.body.data).toHaveLength(PRICE_SYMBOLS.length);
     expect(first.body.data[0]).toEqual({
       symbol: 'BTC',
       currency: 'usd',

@@ -53,7 +53,7 @@ describe(`family migrations on ${testDatabase()}`, () => {
     expect(Object.keys(GATEWAY_MIGRATIONS).slice(0, RELEASED.length)).toEqual(RELEASED);
   });
 
-  it('recognise a database the one shared list migrated: nothing runs again', async () => {
+  it('recognise a database the one shared list migrated: none of those runs again', async () => {
     const { store } = await fresh();
     try {
       // The list as it was: one record of every migration, family tables and all.
@@ -62,10 +62,12 @@ describe(`family migrations on ${testDatabase()}`, () => {
       expect(first.error).toBeUndefined();
       expect(first.results?.map((r) => r.migrationName)).toEqual(RELEASED);
 
-      expect(await haveRun(store, GATEWAY_MIGRATIONS)).toBe(true);
+      expect(await haveRun(store, before)).toBe(true);
       const again = await migratorOf(store, GATEWAY_MIGRATIONS).migrateToLatest();
       expect(again.error).toBeUndefined();
-      expect(again.results).toEqual([]);
+      // Only what was added since runs.
+      const added = Object.keys(GATEWAY_MIGRATIONS).slice(RELEASED.length);
+      expect(again.results?.map((r) => r.migrationName)).toEqual(added);
       await migrateToLatest(store, GATEWAY_MIGRATIONS);
     } finally {
       await store.close();
