@@ -17,6 +17,11 @@ interface DueCallback {
 
 /** Callbacks looked at per pass. */
 const BATCH = 20;
+/**
+ * How long a pass holds a callback it is sending: longer than a request may take. A pass that dies with
+ * it leaves it due again once this is over.
+ */
+const SENDING_MS = 60_000;
 
 /**
  * The signed POST to a job's or a sweep's `callback_url` once it ends, sent as webhooks are (the Standard
@@ -32,17 +37,35 @@ export class CallbackDeliveries {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Sends every callback that is due; answers how many were tried. */
+  /**
+   * Sends every callback that is due and this pass takes (another pass or instance that read it too
+   * finds it taken); answers how many were tried.
+   */
   async deliverDue(): Promise<number> {
     let tried = 0;
     for (const table of ['sponsor_jobs', 'sweeps'] as const) {
       for (const due of await this.due(table)) {
         if (this.sender.abandoned) return tried;
+        if (!(await this.take(table, due))) continue;
         await this.attempt(table, due);
         tried++;
       }
     }
     return tried;
+  }
+
+  /** Moves a due callback's time past its sending, if no other pass did first: then it is this pass's. */
+  private async take(table: CallbackTable, due: DueCallback): Promise<boolean> {
+    const now = this.now();
+    const taken = await this.db
+      .updateTable(table)
+      .set({ callback_next_at: new Date(now.getTime() + SENDING_MS).toISOString() })
+      .where('id', '=', due.id)
+      .where('callback_state', '=', 'due')
+      .where('callback_attempts', '=', due.attempts)
+      .where('callback_next_at', '<=', now.toISOString())
+      .executeTakeFirst();
+    return taken.numUpdatedRows === 1n;
   }
 
   private async due(table: CallbackTable): Promise<DueCallback[]> {
@@ -94,7 +117,7 @@ export class CallbackDeliveries {
         retry_policy: 'backoff',
       },
     );
-    // Cut off by the shutdown before the receiver answered: it stays due, as it was.
+    // Cut off by the shutdown before the receiver answered: it is due again once its sending time is over.
     if (result.status === null && this.sender.abandoned) return;
     const attempts = due.attempts + 1;
     const delivered = result.status !== null && result.status >= 200 && result.status < 300;

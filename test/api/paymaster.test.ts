@@ -9,8 +9,9 @@ import { formatUnits, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodStart } from '../../src/accounts/periods.ts';
 import { DEFAULT_PLANS } from '../../src/config/plans.ts';
-import type { BackgroundRoles } from '../../src/roles.ts';
+import { type BackgroundRoles, startBackgroundRoles } from '../../src/roles.ts';
 import { committed } from '../../src/sponsorship/ledger.ts';
+import { WebhookSender } from '../../src/webhooks/delivery-attempt.ts';
 import { type BroadcastHoldProxy, startBroadcastHoldProxy } from '../helpers/broadcast-hold-proxy.ts';
 import {
   type ApiResponse,
@@ -654,6 +655,52 @@ describe('a sweep', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received.filter((r) => r.path === '/sweep')).toHaveLength(1);
+  });
+
+  it('sends a callback once when two passes find it due at the same time', async () => {
+    // Two runners, as two instances (or a timer's pass beside a wake-up's) would run them.
+    const runners = [0, 1].map(() =>
+      gw.ctx.sponsorship.runner(
+        new WebhookSender({
+          masterKey: gw.ctx.masterKey,
+          allowlist: gw.ctx.webhookAllowlist,
+          timeoutMs: 5_000,
+          connectionsPerOrigin: 4,
+          now: () => new Date(),
+        }),
+        gw.ctx.logger,
+      ),
+    );
+    await roles.stop();
+    try {
+      const res = await api('POST', '/sweeps', {
+        json: {
+          to: await newAddress(),
+          contractaddress: usdt,
+          from: [await newAddress()],
+          password: PASSWORD,
+          callback_url: `${receiver.url}/twice`,
+        },
+      });
+      expect(res.status, res.text).toBe(202);
+      const sent = () => receiver.received.filter((r) => r.path === '/twice').length;
+      // A pass expands the sweep (nothing to sweep), ends it and sends its callback (the sweep's creation
+      // woke both runners up too: one of the passes sends it).
+      await runners[0]!.runOnce();
+      await waitFor(() => sent() === 1 || undefined, 10_000);
+      // Due again, as after a receiver's failure: both passes find it at once, and one sends it.
+      await gw.ctx.store.db
+        .updateTable('sweeps')
+        .set({ callback_state: 'due', callback_next_at: new Date().toISOString() })
+        .where('id', '=', res.body.data.id)
+        .execute();
+      await Promise.all(runners.map((runner) => runner.runOnce()));
+      await waitFor(() => sent() === 2 || undefined, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(sent()).toBe(2);
+    } finally {
+      roles = startBackgroundRoles(gw.ctx);
+    }
   });
 
   it('shows a sweep and a job only to their owner, each on its own route', async () => {
