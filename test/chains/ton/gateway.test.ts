@@ -7,6 +7,7 @@ import { type BackgroundRoles, startBackgroundRoles } from '../../../src/roles.t
 import { newWallet, sendBoc, transferBoc } from '../../devnets/ton/helpers.ts';
 import { startGateway, type TestGateway } from '../../helpers/gateway.ts';
 import { waitFor } from '../../helpers/processes.ts';
+import { withUnnamedNodesDead } from '../../helpers/unserved-nodes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 /** Webhooks take a comment filter once the shared webhook input has one. */
@@ -21,7 +22,9 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   devnet = await startTonDevnet({ blockIntervalMs: null, globalId: -3 });
-  gateway = await startGateway({ env: { TON_TESTNET_URLS: devnet.url, WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' } });
+  gateway = await startGateway({
+    env: withUnnamedNodesDead({ TON_TESTNET_URLS: devnet.url, WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' }),
+  });
   roles = startBackgroundRoles(gateway.ctx, { pollMs: 50 });
   token = (await gateway.userToken()).token;
 });
