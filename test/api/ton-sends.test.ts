@@ -206,14 +206,20 @@ describe('jetton sends', () => {
   });
 });
 
+/** A mainnet V5R1 wallet of a key the gateway never sees, made from one repeated seed byte. */
+function outsideWallet(seedByte: number) {
+  const keys = keyPairFromSeed(Buffer.alloc(32, seedByte));
+  const wallet = WalletContractV5R1.create({
+    workchain: 0,
+    publicKey: keys.publicKey,
+    walletId: { networkGlobalId: -239 },
+  });
+  return { keys, wallet };
+}
+
 describe('a transfer built by the gateway and signed elsewhere', () => {
   it('is signed with @ton/ton as the build answer says, and broadcast', async () => {
-    const keys = keyPairFromSeed(Buffer.alloc(32, 42));
-    const wallet = WalletContractV5R1.create({
-      workchain: 0,
-      publicKey: keys.publicKey,
-      walletId: { networkGlobalId: -239 },
-    });
+    const { keys, wallet } = outsideWallet(42);
     const from = wallet.address.toString({ bounceable: false });
     await devnet.fund(from, 2n * TON);
     const to = await fundedAddress(0n);
@@ -259,12 +265,7 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
 
   it('builds a jetton transfer from a deployed wallet, which tells its own key; the broadcast is recorded as the jettons sent', async () => {
     const usdt = devnet.tokens.jetton.USDT;
-    const keys = keyPairFromSeed(Buffer.alloc(32, 43));
-    const wallet = WalletContractV5R1.create({
-      workchain: 0,
-      publicKey: keys.publicKey,
-      walletId: { networkGlobalId: -239 },
-    });
+    const { keys, wallet } = outsideWallet(43);
     const from = wallet.address.toString({ bounceable: false });
     await devnet.fund(from, 2n * TON);
     await devnet.mintJetton(usdt, from, 3_000_000n);
@@ -307,12 +308,7 @@ describe('a transfer built by the gateway and signed elsewhere', () => {
   });
 
   it("answers the node's refusal of a signed message in its words: a bad signature, a used seqno", async () => {
-    const keys = keyPairFromSeed(Buffer.alloc(32, 44));
-    const wallet = WalletContractV5R1.create({
-      workchain: 0,
-      publicKey: keys.publicKey,
-      walletId: { networkGlobalId: -239 },
-    });
+    const { keys, wallet } = outsideWallet(44);
     const from = wallet.address.toString({ bounceable: false });
     await devnet.fund(from, TON);
     const to = await fundedAddress(0n);
