@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evmChain } from '../../src/chains/evm/chains.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
 import { dereferenced } from '../helpers/openapi-document.ts';
-import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
+import { type SharedEvmDevnet, sharedEvmDevnet, untilMined } from '../helpers/shared-devnets.ts';
 import { SHARED_EVM_CHAINS, type SharedEvmChain } from '../helpers/shared-evm-chains.ts';
 
 /**
@@ -142,6 +142,7 @@ describe.concurrent.each(CHAINS)('%s: a build signed by ethers and viem', (chain
       expect(sent.status, sent.text).toBe(201);
       const txid = sent.body.data.txid as Hex;
       expect(txid).toBe(keccak256(raw));
+      await untilMined(devnet, txid);
 
       const { USDT } = devnet.tokens.erc20;
       const { NFT } = devnet.tokens.erc721;

@@ -3,8 +3,7 @@ import { generatePrivateKey, privateKeyToAccount, signTransaction } from 'viem/a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistypedChecksum } from '../helpers/eip55.ts';
 import { type ApiResponse, type RequestOptions, startGateway, type TestGateway } from '../helpers/gateway.ts';
-import { waitFor } from '../helpers/processes.ts';
-import { type SharedEvmDevnet, sharedEvmDevnet } from '../helpers/shared-devnets.ts';
+import { type SharedEvmDevnet, sharedEvmDevnet, untilMined } from '../helpers/shared-devnets.ts';
 import { SHARED_EVM_CHAINS, type SharedEvmChain } from '../helpers/shared-evm-chains.ts';
 
 /**
@@ -65,11 +64,7 @@ describe.each(CHAINS)('%s', (chain) => {
       json: { from: from.address, to: to.address.toLowerCase(), amount: '0.25', password: PASSWORD },
     });
     expect(sent.status, sent.text).toBe(201);
-    // anvil answers the broadcast before its automine has made the block: wait for it, as a client would.
-    await waitFor(
-      async () => (await devnet.rpc('eth_getTransactionReceipt', [sent.body.data.txid])) ?? undefined,
-      10_000,
-    );
+    await untilMined(devnet, sent.body.data.txid);
     const balance = await api(chain, 'GET', `/balances/${to.address}`);
     expect(balance.body.data).toBe('0.250000000000000000');
     const decoded = await api(chain, 'GET', `/transactions/${sent.body.data.txid}/decoded`);
@@ -203,6 +198,7 @@ describe('ethereum in depth', () => {
       },
     });
     expect(erc20.status, erc20.text).toBe(201);
+    await untilMined(devnet, erc20.body.data.txid);
     expect((await api(chain, 'GET', `/balances/${to.address}/erc20/${usdt}`)).body.data).toBe('2.500000');
     const nft = await api(chain, 'POST', '/transactions/erc721', {
       json: {
@@ -214,6 +210,7 @@ describe('ethereum in depth', () => {
       },
     });
     expect(nft.status, nft.text).toBe(201);
+    await untilMined(devnet, nft.body.data.txid);
     const owner = await api(chain, 'GET', `/nfts/${devnet.tokens.erc721.NFT}/owner/${tokenId}`);
     expect(owner.body.data.owner.toLowerCase()).toBe(to.address.toLowerCase());
     expect((await api(chain, 'GET', `/nfts/${devnet.tokens.erc721.NFT}/uri/${tokenId}`)).status).toBe(200);
@@ -280,6 +277,7 @@ describe('ethereum in depth', () => {
     const rawtx = await signTransaction({ privateKey: key, transaction: unsigned });
     const sent = await api(chain, 'POST', '/transactions/broadcast', { json: { rawtx } });
     expect(sent.status, sent.text).toBe(201);
+    await untilMined(devnet, sent.body.data.txid);
     expect((await api(chain, 'GET', `/balances/${to.address}`)).body.data).toBe('0.500000000000000000');
     // Signed by someone else entirely through a viem wallet client: the gateway only relays it.
     const other = createWalletClient({

@@ -7,6 +7,7 @@ import type { SolanaDevnet, SolanaDevnetTokens } from '../../devnets/solana/inde
 import type { TronDevnet, TronDevnetTokens } from '../../devnets/tron/index.ts';
 import type { Network } from '../../src/chains/types.ts';
 import { decodeWire, encodeWire } from './devnet-wire.ts';
+import { waitFor } from './processes.ts';
 import type { SharedEvmChain } from './shared-evm-chains.ts';
 
 export type { SharedEvmChain } from './shared-evm-chains.ts';
@@ -56,6 +57,11 @@ export type SharedSolanaDevnet = SharedSolanaDevnetInfo &
 
 /** An EVM devnet of the run; it is closed with the run, not by the test file. */
 export type SharedEvmDevnet = Omit<EvmDevnet, 'close'> & { network: Network };
+
+/** anvil answers a broadcast before its automine has made the block: wait for it, as a client would. */
+export async function untilMined(devnet: Pick<SharedEvmDevnet, 'rpc'>, txid: string): Promise<void> {
+  await waitFor(async () => (await devnet.rpc('eth_getTransactionReceipt', [txid])) ?? undefined, 10_000);
+}
 
 type Call = (operation: string, ...args: unknown[]) => Promise<unknown>;
 

@@ -131,7 +131,9 @@ describe.each(['sqlite', 'postgres'] as NonceDialect[])('NonceManager on %s and 
     const nonces: number[] = [];
     const sent = await manager.send(keyOf(sender.address), adapter, async (nonce) => {
       nonces.push(nonce);
-      if (nonces.length === 1) await outside.sendTransaction({ chain, to: recipient, value: 1n, nonce });
+      // Mined before the manager's own broadcast, so it is "nonce too low" and not a pool replacement.
+      if (nonces.length === 1)
+        await receiptOf(await outside.sendTransaction({ chain, to: recipient, value: 1n, nonce }));
       return (await adapter.sign(await withTransactionNonce(tx, nonce), sender.privateKey)).raw;
     });
     expect(nonces).toEqual([3, 4]);
