@@ -16,14 +16,16 @@ import { evmChains } from './evm/chains.ts';
 import { evmMigrations } from './evm/migrations/index.ts';
 import { EVM_SETTINGS } from './evm/settings.ts';
 import { wsEndpointProblems } from './registry.ts';
+import { tonMigrations } from './ton/migrations/index.ts';
 import { TON_SETTINGS } from './ton/settings.ts';
 import { TRON_SETTINGS } from './tron/settings.ts';
 import type { ChainName } from './types.ts';
 
-/** Each family's own migrations, in the order of `FAMILIES` (Tron, Solana and TON keep no tables of their own). */
+/** Each family's own migrations, in the order of `FAMILIES` (Tron and Solana keep no tables of their own). */
 export const LIGHT_FAMILY_MIGRATIONS: readonly Readonly<Record<string, Migration>>[] = [
   evmMigrations,
   bitcoinMigrations,
+  tonMigrations,
 ];
 
 /** Each family's own settings, in the order of `FAMILIES` (Solana reads none). */

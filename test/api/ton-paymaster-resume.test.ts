@@ -9,6 +9,10 @@ import { ChainRegistry } from '../../src/chains/registry.ts';
 import { TonAdapter } from '../../src/chains/ton/adapter.ts';
 import { TonFeeSponsor } from '../../src/chains/ton/fee-sponsor.ts';
 import { generateTonKey } from '../../src/chains/ton/keys.ts';
+import { WalletTurns } from '../../src/chains/ton/wallet-turns.ts';
+import type { Store } from '../../src/store/store.ts';
+import { freshDatabase } from '../helpers/gateway.ts';
+import { openMigratedStore } from '../helpers/test-store.ts';
 
 const TON = 1_000_000_000n;
 const USDT = 1_000_000n;
@@ -16,6 +20,8 @@ const USDT = 1_000_000n;
 let devnet: TonDevnet;
 let adapter: TonAdapter;
 let sponsor: TonFeeSponsor;
+const database = freshDatabase();
+let store: Store;
 
 /** A journal kept in memory; `dieAfterNote` makes the first note the process's last act. */
 function journal(dieAfterNote = false) {
@@ -77,10 +83,13 @@ beforeAll(async () => {
   adapter = new TonAdapter({ network: 'mainnet', endpoints: [{ url: devnet.url, headers: {} }], retries: 0 });
   const registry = new ChainRegistry();
   registry.register(adapter);
-  sponsor = new TonFeeSponsor(registry, { wait: { pollMs: 250, traceMs: 30_000 } });
+  store = await openMigratedStore(database);
+  sponsor = new TonFeeSponsor(registry, new WalletTurns(store), { wait: { pollMs: 250, traceMs: 30_000 } });
 }, 60_000);
 
 afterAll(async () => {
+  await store?.close();
+  await database.drop();
   await adapter?.close();
   await devnet?.close();
 });

@@ -158,6 +158,23 @@ describe('the TON paymaster', () => {
   );
 
   it(
+    "refuses to sponsor the sponsor's own jetton transfer: its request would carry the seqno its carrier takes",
+    async () => {
+      await devnet.mintJetton(usdt, sponsor, USDT);
+      const res = await api('POST', '/paymaster/estimate', {
+        type: 'JETTON',
+        from: sponsor,
+        to: await newAddress(),
+        contractaddress: usdt,
+        amount: '1',
+      });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.message).toBe(`${sponsor} is the sponsor: it cannot sponsor its own transfer`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     'sends TON with the fee paid by the sponsor: the receiver gets the whole amount',
     async () => {
       const from = await newAddress();

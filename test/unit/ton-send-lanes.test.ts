@@ -1,18 +1,23 @@
 /**
  * Custodial TON sends run on the TON emulator (@ton/sandbox) behind a node of the sends' own terms: the
  * V5R1 messages the gateway signs deploy the wallet and move TON with their comment, one wallet's
- * concurrent sends take consecutive seqnos, and a lost message is signed again on a fresh seqno.
+ * concurrent sends take consecutive seqnos (within a process and across two sharing a database), and a
+ * lost message is signed again on a fresh seqno.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { Address, beginCell, Cell, loadMessage, toNano } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { custodialWallet } from '../../src/chains/ton/build.ts';
 import { normalizedMessageHash } from '../../src/chains/ton/message-hash.ts';
 import type { AccountStatus, Landing, TonSendNode, WalletState } from '../../src/chains/ton/send-node.ts';
 import { TonSends } from '../../src/chains/ton/sends.ts';
 import { TonSeqnoTaken } from '../../src/chains/ton/seqno.ts';
+import { WalletTurns } from '../../src/chains/ton/wallet-turns.ts';
 import { ApiError } from '../../src/errors.ts';
+import type { Store } from '../../src/store/store.ts';
+import { freshDatabase, type TestDatabase } from '../helpers/gateway.ts';
+import { openMigratedStore } from '../helpers/test-store.ts';
 
 /** The emulator as the sends' node; `lose` drops that many messages, as a node or validator may. */
 class EmulatorNode implements TonSendNode {
@@ -132,24 +137,37 @@ let node: EmulatorNode;
 let sends: TonSends;
 let from: Address;
 let receiver: Address;
+let database: TestDatabase;
+let store: Store;
+
+/** The sends of a gateway instance on `on`, the test's database unless told. */
+const instance = (on: Store = store) =>
+  new TonSends(() => node, new WalletTurns(on, { pollMs: 5 }), {
+    pollMs: 1,
+    lifetimeS: 60,
+    now: () => (chain.now ?? 0) * 1000,
+  });
 
 beforeEach(async () => {
   chain = await Blockchain.create();
   chain.now = 1_800_000_000;
   node = new EmulatorNode(chain);
-  sends = new TonSends(() => node, {
-    pollMs: 1,
-    lifetimeS: 60,
-    now: () => (chain.now ?? 0) * 1000,
-  });
+  database = freshDatabase('sqlite');
+  store = await openMigratedStore(database);
+  sends = instance();
   from = custodialWallet(publicKey, 'testnet').address;
   receiver = (await chain.treasury('receiver')).address;
   const faucet = await chain.treasury('faucet');
   await faucet.send({ to: from, value: toNano('10'), bounce: false });
 });
 
-async function send(amount: string, comment: string, intents: string[] = []) {
-  const prepared = sends.ton('testnet', {
+afterEach(async () => {
+  await store.close();
+  await database.drop();
+});
+
+async function send(amount: string, comment: string, intents: string[] = [], by: TonSends = sends) {
+  const prepared = by.ton('testnet', {
     from: friendly(from),
     to: receiver.toString({ testOnly: true }),
     amount,
@@ -184,14 +202,27 @@ describe('TON sends from a custodial wallet', () => {
     expect(node.delivered.map((d) => d.comment).sort()).toEqual(['a', 'b', 'c', 'd', 'first']);
   });
 
-  it("signs again when the node refuses the seqno another process's send took", async () => {
-    await send('0.1', 'from this process');
-    // Another gateway process has no memory of that send, and the index has not caught up yet.
-    const elsewhere = new TonSends(() => node, {
-      pollMs: 1,
-      lifetimeS: 60,
-      now: () => (chain.now ?? 0) * 1000,
-    });
+  it('takes turns with another instance on the same database: consecutive seqnos while the index lags', async () => {
+    const other = instance();
+    await send('0.1', 'first');
+    node.lagging = true;
+    const intents: string[] = [];
+    const sent = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((comment, i) => send('0.1', comment, intents, i % 2 === 0 ? sends : other)),
+    );
+    // No message was refused and signed again: each instance knew the seqno the other's send took.
+    expect(intents).toEqual(expect.arrayContaining(sent.map((s) => s.txid)));
+    expect(intents).toHaveLength(4);
+    expect(node.seqnosSent).toEqual([0, 1, 2, 3, 4]);
+    expect(node.delivered.map((d) => d.comment).sort()).toEqual(['a', 'b', 'c', 'd', 'first']);
+  });
+
+  it('signs again when the node refuses the seqno a message the gateway never saw took', async () => {
+    await send('0.1', 'from this gateway');
+    // A gateway on another database has no memory of that send, and the index has not caught up yet.
+    const otherDatabase = freshDatabase('sqlite');
+    const otherStore = await openMigratedStore(otherDatabase);
+    const elsewhere = instance(otherStore);
     node.staleReads = 1;
     const intents: string[] = [];
     const built = await elsewhere
@@ -204,6 +235,8 @@ describe('TON sends from a custodial wallet', () => {
     expect(intents).toHaveLength(2);
     expect(intents[1]).toBe(sent.txid);
     expect(node.seqnosSent).toEqual([0, 1]);
+    await otherStore.close();
+    await otherDatabase.drop();
   });
 
   it('signs a lost message again on a fresh seqno, telling the intent its new txid', async () => {

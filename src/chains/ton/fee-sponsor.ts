@@ -5,12 +5,14 @@
  * not deployed). A jetton transfer names the sponsor as its response destination, so what the jetton
  * wallets leave comes back to the sponsor. The owner needs no TON (sponsored-plan.ts says what is sent).
  *
- * The sponsor's wallet takes one message per seqno: its messages go one at a time per process, and the
- * transfers that wait meanwhile ride together in the next one (sponsor-batches.ts). What the sponsor lost
+ * A wallet takes one message per seqno: the sponsor's messages go one at a time (wallet-turns.ts, across
+ * the gateway's instances), and the transfers that wait meanwhile ride together in the next one
+ * (sponsor-batches.ts); an owner's wallet runs its transfer in its own turn, so no other send from it
+ * takes the seqno its request carries. What the sponsor lost
  * is read from the transactions of each transfer's trace once it has ended, with its share of the
  * message's fee (sponsored-landing.ts), and told to the ledger exactly.
  */
-import { invalidField } from '../../errors.ts';
+import { ApiError, invalidField } from '../../errors.ts';
 import { boundedAmountField } from '../amount-field.ts';
 import {
   type FeeSponsor,
@@ -56,6 +58,7 @@ import {
 } from './sponsored-plan.ts';
 import { readMaster } from './token-reads.ts';
 import type { TonTransaction } from './toncenter.ts';
+import type { WalletTurn, WalletTurns } from './wallet-turns.ts';
 
 /** The paymaster types, as the family's transfers are named (`transferTypes`). */
 const SPONSORED_TYPES = ['TON', 'JETTON'] as const;
@@ -86,20 +89,18 @@ export interface TonFeeSponsorOptions {
 }
 
 export class TonFeeSponsor implements FeeSponsor {
-  /** The tail of each owner's own messages in this process: one runs after the one before has landed. */
-  readonly #lanes = new Map<string, Promise<unknown>>();
   /** The sponsors' messages, carrying the transfers that wait together. */
-  readonly #batches = new SponsorBatches();
-  /** The seqno of the newest message this process saw a wallet take (the node's index may lag behind). */
-  readonly #taken = new Map<string, number>();
+  readonly #batches: SponsorBatches;
   readonly #lifetimeS: number;
   readonly #wait: LandingWait;
   readonly #now: () => number;
 
   constructor(
     private readonly registry: ChainRegistry,
+    private readonly turns: WalletTurns,
     options: TonFeeSponsorOptions = {},
   ) {
+    this.#batches = new SponsorBatches(turns);
     this.#lifetimeS = options.lifetimeS ?? 60;
     this.#wait = options.wait ?? DEFAULT_LANDING_WAIT;
     this.#now = options.now ?? Date.now;
@@ -186,16 +187,26 @@ export class TonFeeSponsor implements FeeSponsor {
     if (ownerAddress !== messages.rawOf(run.transfer.from)) {
       throw new SponsorshipRefused(`the owner's key is not the key of ${run.transfer.from}`);
     }
-    const earlier = notedMessage(run.journal.notes);
-    if (earlier !== null) {
-      const landed = await land(adapter, earlier, this.#wait);
-      if (landed !== 'expired') return this.settled(adapter, messages, run, landed, earlier);
-    }
-    for (let built = 0; built < MAX_BUILDS; built++) {
-      const { landed, noted } = await this.signAndLand(adapter, messages, run, ownerKey);
-      if (landed !== 'expired') return this.settled(adapter, messages, run, landed, noted);
-    }
-    throw new SponsorshipRefused(`the message was not taken on chain before it expired, ${MAX_BUILDS} times`);
+    // The owner's wallet runs the transfer on its next seqno: no other send from it meanwhile.
+    return this.turns.take(run.network, ownerAddress, async (turn) => {
+      const earlier = notedMessage(run.journal.notes);
+      if (earlier !== null) {
+        const landed = await land(adapter, earlier, this.#wait);
+        if (landed !== 'expired') return this.settled(adapter, messages, run, landed, earlier);
+      }
+      for (let built = 0; built < MAX_BUILDS; built++) {
+        const { landed, noted, ownerSeqno } = await this.signAndLand(adapter, messages, run, ownerKey, turn);
+        if (landed !== 'expired') {
+          const settled = await this.settled(adapter, messages, run, landed, noted);
+          // Settled: the owner's wallet ran the transfer, on that seqno.
+          await turn.took(ownerSeqno);
+          return settled;
+        }
+      }
+      throw new SponsorshipRefused(
+        `the message was not taken on chain before it expired, ${MAX_BUILDS} times`,
+      );
+    });
   }
 
   /** Nothing is lent on TON: the sponsor attaches TON, and what is left comes back on its own. */
@@ -238,15 +249,20 @@ export class TonFeeSponsor implements FeeSponsor {
     return held > fee ? held - fee : null;
   }
 
-  private plan(
+  private async plan(
     adapter: TonAdapter,
     messages: SponsoredMessages,
     transfer: SponsoredTransfer,
     sponsor: string,
   ): Promise<TransferPlan> {
-    return transferPlan(adapter, messages, transfer, sponsor, (owner) =>
+    const plan = await transferPlan(adapter, messages, transfer, sponsor, (owner) =>
       this.selfPaidFee(adapter, messages, adapter.network, transfer.from, owner),
     );
+    // Its request would carry the seqno its own carrying message takes: the wallet would refuse it.
+    if (plan.kind === 'sponsored' && messages.rawOf(transfer.from) === messages.rawOf(sponsor)) {
+      throw new ApiError(422, `${transfer.from} is the sponsor: it cannot sponsor its own transfer`);
+    }
+    return plan;
   }
 
   /**
@@ -311,7 +327,7 @@ export class TonFeeSponsor implements FeeSponsor {
       const deploy = sponsorWallet.status !== 'active';
       if (deploy && sponsorKey === null) return FIRST_MESSAGE_NANOTONS;
       // The wallet refuses a message whose seqno is not its own: the next one after those seen landing.
-      const seqno = Math.max(sponsorWallet.seqno, this.#batches.taken(`${network}:${sponsorRaw}`) + 1);
+      const seqno = Math.max(sponsorWallet.seqno, (await this.turns.taken(network, sponsorRaw)) + 1);
       const { body, init } = await messages.sponsorBody({
         network,
         sponsor: { publicKey: sponsorKey ?? STAND_IN_KEY, seed: null },
@@ -364,32 +380,32 @@ export class TonFeeSponsor implements FeeSponsor {
   }
 
   /**
-   * Signs the run's message on its wallet's next seqno, notes it, sends it and waits for its landing, one
-   * message at a time per wallet: the sponsor's message, or the owner's own for a transfer it pays itself.
+   * Signs the run's message on its wallet's next seqno, notes it, sends it and waits for its landing, in
+   * the owner's `turn`: the sponsor's message (in the sponsor's turn, with the transfers riding along), or
+   * the owner's own for a transfer it pays itself. Answers the seqno the owner's wallet runs it on.
    */
   private async signAndLand(
     adapter: TonAdapter,
     messages: SponsoredMessages,
     run: SponsoredRun,
     ownerKey: Buffer,
-  ): Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage }> {
+    turn: WalletTurn,
+  ): Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage; ownerSeqno: number }> {
     const { network, transfer, sponsor, owner } = run;
-    const plan = await this.plan(adapter, messages, transfer, sponsor.address);
+    const planned = await this.plan(adapter, messages, transfer, sponsor.address);
+    // The node's index may lag behind the owner's last message.
+    const ownerSeqno = Math.max(planned.owner.seqno, turn.taken + 1);
+    const plan = { ...planned, owner: { ...planned.owner, seqno: ownerSeqno } };
     const ownerSigner: WalletSigner = { publicKey: ownerKey, seed: owner.privateKey };
     if (plan.kind === 'self-paid') {
-      const wallet = messages.rawOf(transfer.from);
-      return this.#inLane(`${network}:${wallet}`, async (taken) => {
-        const state = await ownerWallet(adapter, wallet);
-        const seqno = Math.max(state.seqno, taken + 1);
-        const validUntil = this.validUntil();
-        const signed = await messages.ownerExternal(
-          { network, owner: ownerSigner, seqno, validUntil, actions: plan.actions },
-          state.status !== 'active',
-        );
-        const noted = { hash: signed.hash, boc: signed.boc, validUntil, index: 0, size: 1 };
-        await noteMessage(run.journal, noted);
-        return { landed: await land(adapter, noted, this.#wait), noted, seqno };
-      });
+      const validUntil = this.validUntil();
+      const signed = await messages.ownerExternal(
+        { network, owner: ownerSigner, seqno: ownerSeqno, validUntil, actions: plan.actions },
+        plan.owner.status !== 'active',
+      );
+      const noted = { hash: signed.hash, boc: signed.boc, validUntil, index: 0, size: 1 };
+      await noteMessage(run.journal, noted);
+      return { landed: await land(adapter, noted, this.#wait), noted, ownerSeqno };
     }
     const sponsorKey = messages.publicKeyOf(sponsor.privateKey);
     const sponsorWallet = messages.rawOf(sponsor.address);
@@ -414,7 +430,8 @@ export class TonFeeSponsor implements FeeSponsor {
     const carrier = await this.carrier(messages, network, transfer, plan, ownerSigner);
     let noted: NotedMessage | null = null;
     const landed = await this.#batches.ride(
-      `${network}:${sponsorWallet}`,
+      network,
+      sponsorWallet,
       {
         carrier,
         note: async (message) => {
@@ -441,7 +458,7 @@ export class TonFeeSponsor implements FeeSponsor {
       },
     );
     if (noted === null) throw new Error('a sponsored message landed without being noted');
-    return { landed, noted };
+    return { landed, noted, ownerSeqno };
   }
 
   /**
@@ -502,29 +519,6 @@ export class TonFeeSponsor implements FeeSponsor {
 
   private validUntil(): number {
     return Math.floor(this.#now() / 1000) + this.#lifetimeS;
-  }
-
-  /** Runs `work` after every earlier one of `lane` has ended, given the seqno last taken there (-1: none). */
-  async #inLane(
-    lane: string,
-    work: (
-      taken: number,
-    ) => Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage; seqno: number }>,
-  ): Promise<{ landed: TonTransaction | 'expired'; noted: NotedMessage }> {
-    const before = this.#lanes.get(lane) ?? Promise.resolve();
-    const mine = before
-      .catch(() => undefined)
-      .then(async () => {
-        const { landed, noted, seqno } = await work(this.#taken.get(lane) ?? -1);
-        if (landed !== 'expired' && landed.computeSuccess !== false) this.#taken.set(lane, seqno);
-        return { landed, noted };
-      });
-    this.#lanes.set(lane, mine);
-    try {
-      return await mine;
-    } finally {
-      if (this.#lanes.get(lane) === mine) this.#lanes.delete(lane);
-    }
   }
 
   private adapter(network: Network): TonAdapter {

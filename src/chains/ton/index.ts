@@ -5,6 +5,7 @@ import { tonAddressForm } from './address-form.ts';
 import { NANOTON_DECIMALS } from './block-transfers.ts';
 import { tonCustodyAnswers } from './custody-answers.ts';
 import { tonKeyCodec } from './keys.ts';
+import { tonMigrations } from './migrations/index.ts';
 import { tonParts } from './operations.ts';
 import { TonPrivateKey } from './private-key-field.ts';
 import { tonHeadProbe, tonNetworkProbe } from './probe.ts';
@@ -48,6 +49,7 @@ export const tonFamily: FamilyModule = {
   createParts: tonParts,
   sandboxDevnets: async () => (await import('./sandbox-devnet.ts')).tonSandboxDevnets,
   webhookRules: () => tonWebhookRules,
+  migrations: tonMigrations,
   priceCoins: [
     {
       symbol: 'TON',

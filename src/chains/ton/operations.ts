@@ -11,6 +11,7 @@ import { tonAddressForm } from './address-form.ts';
 import { TonFeeSponsor } from './fee-sponsor.ts';
 import { tonSendOperations } from './send-operations.ts';
 import { TonTokenReads } from './token-reads.ts';
+import { WalletTurns } from './wallet-turns.ts';
 
 const TonAddress = addressSchema(tonAddressForm);
 const JettonMaster = addressSchema(tonAddressForm, {
@@ -19,8 +20,17 @@ const JettonMaster = addressSchema(tonAddressForm, {
 });
 
 export function tonParts(ports: FamilyPorts): FamilyParts {
-  const operations = [...tonSendOperations(ports), ...jettonOperations(new TonTokenReads(ports.registry))];
-  return { operations: () => operations, watcherTasks: [], sponsor: new TonFeeSponsor(ports.registry) };
+  // One set of turns for the custodial sends and the sponsor's messages: both send from the same wallets.
+  const turns = new WalletTurns(ports.store);
+  const operations = [
+    ...tonSendOperations(ports, turns),
+    ...jettonOperations(new TonTokenReads(ports.registry)),
+  ];
+  return {
+    operations: () => operations,
+    watcherTasks: [],
+    sponsor: new TonFeeSponsor(ports.registry, turns),
+  };
 }
 
 function jettonOperations(reads: TonTokenReads): ChainOperation[] {

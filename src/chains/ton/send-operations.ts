@@ -16,6 +16,7 @@ import { TonPrivateKey } from './private-key-field.ts';
 import { tonSendNode } from './send-node.ts';
 import { BUILD_LIFETIME_S, TonSends } from './sends.ts';
 import { MESSAGE_LIFETIME_S } from './seqno.ts';
+import type { WalletTurns } from './wallet-turns.ts';
 
 const Amount = Type.Union([Type.String({ maxLength: 100 }), Type.Number()], {
   description:
@@ -58,8 +59,8 @@ const SIGNING =
   'what its transaction cost. Counts one `transactions` unit when sent.';
 
 /** The sends, builds and broadcasts, on the TON adapters of the registry. */
-export function tonSendOperations({ registry }: FamilyPorts): ChainOperation[] {
-  const sends = new TonSends((network) => tonSendNode(registry.adapterOf('ton', network, TonAdapter)));
+export function tonSendOperations({ registry }: FamilyPorts, turns: WalletTurns): ChainOperation[] {
+  const sends = new TonSends((network) => tonSendNode(registry.adapterOf('ton', network, TonAdapter)), turns);
   return tonSendOperationsOf(sends);
 }
 

@@ -28,6 +28,7 @@ import {
 import type { TonSendNode, WalletState } from './send-node.ts';
 import { MESSAGE_LIFETIME_S, SeqnoLanes } from './seqno.ts';
 import type { OutgoingMessage } from './wallet-transfer.ts';
+import type { WalletTurns } from './wallet-turns.ts';
 import { v5r1Address } from './wallet-v5r1.ts';
 
 /** The message-building half of the sends, with the chain libraries it needs. */
@@ -87,10 +88,11 @@ export class TonSends {
 
   constructor(
     private readonly nodeOf: (network: Network) => TonSendNode,
+    turns: WalletTurns,
     options: TonSendsOptions = {},
   ) {
     this.#now = options.now ?? Date.now;
-    this.#lanes = new SeqnoLanes({
+    this.#lanes = new SeqnoLanes(turns, {
       lifetimeS: options.lifetimeS ?? MESSAGE_LIFETIME_S,
       tries: options.tries ?? 3,
       pollMs: options.pollMs ?? 1000,
@@ -209,7 +211,7 @@ export class TonSends {
             const messages = await sendMessages();
             const { signed, landing } = await this.#lanes.send(
               node,
-              `${network}:${from}`,
+              network,
               from,
               {
                 messages: checked.messages.length,

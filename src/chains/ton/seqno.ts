@@ -1,21 +1,18 @@
 /**
  * Seqnos of the custodial wallets under concurrency. A wallet takes one external message per seqno, in
- * order, and refuses any other; a message it has not taken by its `valid_until` never will be. So the
- * sends of one wallet go one at a time through this process, each from reading the wallet to its message
- * landing: its seqno is max(the chain's, the last this process saw land + 1), since the node's index may
- * lag behind a landed message. A message still not in a transaction once the chain's time has passed its
- * `valid_until` was lost (dropped by a node or a validator): it is built again on a fresh seqno (and a
- * new txid, told to the send's intent), a bounded number of times. The answer waits for the landing, so
- * the txid answered is the one that landed, and a wallet that took the message but sent nothing is a
- * refusal, not a 201.
- *
- * Across gateway processes nothing is shared: two processes sending from one wallet at once may sign the
- * same seqno. The wallet takes one of the two messages; the other is refused by the node (`bad seqno`) or
- * never lands, and is sent again on the next seqno by its own process. Nothing is paid twice or lost; the
- * second send only waits longer.
+ * order, and refuses any other; a message it has not taken by its `valid_until` never will be. So a send
+ * runs in a turn at its wallet (wallet-turns.ts: one at a time across the gateway's instances), from
+ * reading the wallet to its message landing: its seqno is max(the chain's, the last seen taken + 1), since
+ * the node's index may lag behind a landed message. A message still not in a transaction once the chain's
+ * time has passed its `valid_until` was lost (dropped by a node or a validator): it is built again on a
+ * fresh seqno (and a new txid, told to the send's intent), a bounded number of times. The answer waits
+ * for the landing, so the txid answered is the one that landed, and a wallet that took the message but
+ * sent nothing is a refusal, not a 201.
  */
 import { ApiError } from '../../errors.ts';
+import type { Network } from '../types.ts';
 import type { Landing, TonSendNode, WalletState } from './send-node.ts';
+import type { WalletTurns } from './wallet-turns.ts';
 
 /**
  * Seconds a custodial send's message is valid for; a lost one is signed again after. Three of them end
@@ -23,12 +20,6 @@ import type { Landing, TonSendNode, WalletState } from './send-node.ts';
  * still land once its row is settled.
  */
 export const MESSAGE_LIFETIME_S = 50;
-
-/**
- * Wallets whose last landed seqno is kept: it only matters while the node's index may lag behind a
- * landing, so forgetting the least recently used is harmless.
- */
-const REMEMBERED_WALLETS = 10_000;
 
 /** A signed message as the lane sends it. */
 export interface SignedMessage {
@@ -71,32 +62,31 @@ export class TonSeqnoTaken extends ApiError {
 }
 
 export class SeqnoLanes {
-  readonly #lanes = new Map<string, Promise<void>>();
-  /** The seqno of the newest message this process saw land, per wallet. */
-  readonly #landed = new Map<string, number>();
   readonly #options: Required<SeqnoLaneOptions>;
 
-  constructor(options: SeqnoLaneOptions) {
+  constructor(
+    private readonly turns: WalletTurns,
+    options: SeqnoLaneOptions,
+  ) {
     this.#options = { now: () => Date.now(), ...options };
   }
 
   /**
-   * Signs and sends `send` from `wallet` once the sends before it from the same wallet have landed (or
-   * were given up), telling `intent` each txid before its message goes to the node; answers the one that
-   * landed and its transaction.
+   * Signs and sends `send` from `wallet` (raw) in its turn, telling `intent` each txid before its message
+   * goes to the node; answers the one that landed and its transaction.
    */
   send(
     node: TonSendNode,
-    lane: string,
+    network: Network,
     wallet: string,
     send: LaneSend,
     intent: (txid: string) => Promise<void>,
   ): Promise<{ signed: SignedMessage; landing: Landing }> {
-    return this.#exclusive(lane, async () => {
+    return this.turns.take(network, wallet, async (turn) => {
       const { tries } = this.#options;
       for (let attempt = 1; ; attempt++) {
         const state = await node.walletState(wallet);
-        const seqno = Math.max(state.seqno, (this.#landed.get(lane) ?? -1) + 1);
+        const seqno = Math.max(state.seqno, turn.taken + 1);
         const validUntil = Math.floor(this.#options.now() / 1000) + this.#options.lifetimeS;
         const signed = await send.signed(state, seqno, validUntil);
         await intent(signed.txid);
@@ -110,7 +100,7 @@ export class SeqnoLanes {
         }
         const landing = await this.#landing(node, signed.txid, validUntil);
         if (landing !== null) {
-          if (landing.accepted) this.#remember(lane, seqno);
+          if (landing.accepted) await turn.took(seqno);
           assertSent(landing, send.messages);
           return { signed, landing };
         }
@@ -142,34 +132,6 @@ export class SeqnoLanes {
 
   #pause(): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, this.#options.pollMs));
-  }
-
-  /** Keeps the lane's newest landed seqno; the lanes unused longest are forgotten past a bound. */
-  #remember(lane: string, seqno: number): void {
-    this.#landed.delete(lane);
-    this.#landed.set(lane, seqno);
-    if (this.#landed.size > REMEMBERED_WALLETS) {
-      const oldest = this.#landed.keys().next();
-      if (!oldest.done) this.#landed.delete(oldest.value);
-    }
-  }
-
-  /** Runs `work` after every earlier one of `lane` has ended. */
-  async #exclusive<T>(lane: string, work: () => Promise<T>): Promise<T> {
-    const before = this.#lanes.get(lane) ?? Promise.resolve();
-    let release = () => {};
-    const done = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const mine = before.then(() => done);
-    this.#lanes.set(lane, mine);
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.#lanes.get(lane) === mine) this.#lanes.delete(lane);
-    }
   }
 }
 

@@ -140,7 +140,7 @@ export const chainPaymasterRoutes: FastifyPluginAsyncTypebox<ChainRoutesOptions>
       schema: routeSchema({
         summary: 'Estimate what the sponsor would pay for a transfer',
         description:
-          'The same transfer fields as POST /paymaster; nothing is reserved or sent. Tron answers `energy_consumption`, `bandwidth_consumption` and `paymaster_fee` (TRX); the EVM chains the gas and the top-up; Solana the lamports.',
+          'The same transfer fields as POST /paymaster; nothing is reserved or sent. Tron answers `energy_consumption`, `bandwidth_consumption` and `paymaster_fee` (TRX); the EVM chains the gas and the top-up; Solana the lamports; TON what the sponsor attaches, its fee and who pays (`paid_by`).',
         tags,
         body: Type.Object(TransferFields),
         data: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])),
