@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
-import { type Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { MasterKey } from '../custody/master-key.ts';
 import type { NotificationsTable, WebhooksTable } from '../store/schema.ts';
 import { nextBackoffDelayMs } from './retry-schedule.ts';
@@ -76,15 +75,17 @@ export class WebhookSender {
   private readonly opened = new Map<string, OpenedSecrets>();
   /** Why each webhook URL seen is refused (or null), as staticUrlRefusal answers; it depends on nothing else. */
   private readonly refusals = new Map<string, string | null>();
-  /** The sends waiting on their receiver, each with its own controller: a shutdown aborts them all. */
-  private readonly waiting = new Set<AbortController>();
+  /** Each webhook URL seen, as its origin and path. */
+  private readonly targets = new Map<string, { origin: string; path: string }>();
+  /** The sends waiting on their receiver, each as how it is cut off: a shutdown cuts them all. */
+  private readonly waiting = new Set<(reason: Error) => void>();
 
   constructor(private readonly options: WebhookSenderOptions) {
     const { abandon } = options;
     abandon?.addEventListener(
       'abort',
       () => {
-        for (const controller of this.waiting) controller.abort(abandon.reason);
+        for (const cut of this.waiting) cut(abandonedError(abandon.reason));
       },
       { once: true },
     );
@@ -113,38 +114,95 @@ export class WebhookSender {
     } catch {
       return result({ error: "cannot open the webhook's signing secret (was the master key changed?)" });
     }
-    // One controller and timer per send, ended by the timeout or the shutdown's abandon: AbortSignal.timeout
-    // joined to the abandon signal by AbortSignal.any cost several times as much on every request.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    this.waiting.add(controller);
-    if (this.abandoned) controller.abort(this.options.abandon?.reason);
-    try {
-      const response = await request(webhook.url, {
-        method: 'POST',
-        headers,
-        body: notification.payload,
-        dispatcher: this.dispatcher(),
-        signal: controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const retryAfter = response.headers['retry-after'];
-      return result({
-        status: response.statusCode,
-        body: await readPrefix(response.body),
-        retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
-      });
-    } catch (error) {
-      return result({ error: describeError(error, timedOut, timeoutMs) });
-    } finally {
-      clearTimeout(timer);
-      this.waiting.delete(controller);
+    const answer = await this.post(webhook.url, headers, notification.payload);
+    return 'error' in answer ? result({ error: describeError(answer.error, timeoutMs) }) : result(answer);
+  }
+
+  /**
+   * The POST through the dispatcher's own handler interface: `request()` made a response stream, an abort
+   * signal and their listeners for every send, most of a delivery's HTTP cost. One timer per send cuts it
+   * off at the timeout; a shutdown's abandon cuts off every send waiting.
+   */
+  private post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+  ): Promise<Pick<AttemptResult, 'status' | 'body' | 'retryAfter'> | { error: unknown }> {
+    const { timeoutMs } = this.options;
+    const { origin, path } = this.targetOf(url);
+    return new Promise((resolve) => {
+      let controller: Dispatcher.DispatchController | null = null;
+      let status: number | null = null;
+      let retryAfter: string | null = null;
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      let seen = 0;
+      let ended = false;
+      const end = (answer: Pick<AttemptResult, 'status' | 'body' | 'retryAfter'> | { error: unknown }) => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        this.waiting.delete(cut);
+        resolve(answer);
+      };
+      const answered = () => end({ status, body: keptText(chunks), retryAfter });
+      const cut = (reason: Error) => {
+        if (controller !== null) controller.abort(reason);
+        else end({ error: reason });
+      };
+      const timer = setTimeout(() => cut(new WebhookTimeout(timeoutMs)), timeoutMs);
+      this.waiting.add(cut);
+      if (this.abandoned) cut(abandonedError(this.options.abandon?.reason));
+      if (ended) return;
+      const options = { origin, path, method: 'POST' as const, headers, body };
+      try {
+        this.dispatcher().dispatch(
+          { ...options, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+          {
+            onRequestStart: (started) => {
+              controller = started;
+              if (ended) started.abort(new WebhookTimeout(timeoutMs));
+            },
+            onResponseStart: (_, statusCode, responseHeaders) => {
+              status = statusCode;
+              const value = responseHeaders['retry-after'];
+              retryAfter = Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+            },
+            onResponseData: (response, chunk) => {
+              if (kept < KEEP_BYTES) {
+                chunks.push(chunk);
+                kept += chunk.length;
+              }
+              seen += chunk.length;
+              // Too much to drain: the status already decided the outcome, and the connection goes.
+              if (seen > DRAIN_BYTES) {
+                answered();
+                response.abort(new Error('answer too long'));
+              }
+            },
+            onResponseEnd: answered,
+            onResponseError: (_, error) => {
+              // An answer cut short after its status is still the receiver's answer.
+              if (status !== null) answered();
+              else end({ error });
+            },
+          },
+        );
+      } catch (error) {
+        end({ error });
+      }
+    });
+  }
+
+  private targetOf(url: string): { origin: string; path: string } {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.targets.size >= MAX_OPENED_SECRETS) this.targets.clear();
+      this.targets.set(url, target);
     }
+    return target;
   }
 
   private refusalOf(url: string): string | null {
@@ -243,45 +301,27 @@ export function classify(
   return { outcome: 'failed' };
 }
 
-/**
- * The first KEEP_BYTES of a response as text; reading stops quietly on error or past DRAIN_BYTES. Read
- * through its events: an async iterator cost a few objects and promises per answer, most answers empty.
- */
-function readPrefix(body: Readable): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let seen = 0;
-    let finished = false;
-    // The listeners stay: an error after the end must still find one.
-    const done = () => {
-      if (finished) return;
-      finished = true;
-      // The status already decided the outcome; a body cut short is still worth keeping.
-      resolve(cleanText(Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString('utf8')));
-    };
-    const onData = (chunk: Buffer) => {
-      if (kept < KEEP_BYTES) {
-        chunks.push(chunk);
-        kept += chunk.length;
-      }
-      seen += chunk.length;
-      if (seen > DRAIN_BYTES && !finished) {
-        done();
-        body.destroy(); // too much to drain: the connection goes with it
-      }
-    };
-    body.on('data', onData);
-    body.on('end', done);
-    body.on('error', done);
-    body.on('close', done);
-  });
+/** The first KEEP_BYTES of an answer as text. */
+function keptText(chunks: Buffer[]): string {
+  return cleanText(Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString('utf8'));
 }
 
-function describeError(error: unknown, timedOut: boolean, timeoutMs: number): string {
+/** A send cut off at the timeout. */
+class WebhookTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** A send cut off by a shutdown: the caller sees `abandoned` and records nothing. */
+function abandonedError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error('abandoned at shutdown');
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
   const code = (error as { code?: unknown } | null)?.code;
   const timeoutCodes = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
-  if (timedOut || (typeof code === 'string' && timeoutCodes.includes(code)))
+  if (error instanceof WebhookTimeout || (typeof code === 'string' && timeoutCodes.includes(code)))
     return `timed out after ${timeoutMs} ms`;
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'WEBHOOK_URL_REFUSED') return cleanText(`refused: ${message}`);
