@@ -19,7 +19,7 @@
  */
 import type { TransferEvent } from '../types.ts';
 import { tonAddressOf } from './address.ts';
-import type { Jettons } from './jettons.ts';
+import { type Jettons, reportedDecimals } from './jettons.ts';
 import { bodyComment, JETTON_OPS, JETTON_PLUMBING, jettonInternalTransfer } from './message-bodies.ts';
 import { tonCore } from './ton-core.ts';
 import type { TonTransaction } from './toncenter.ts';
@@ -85,7 +85,7 @@ export async function transactionTransfers(tx: TonTransaction, jettons: Jettons)
         to: comparableAddress(wallet.owner)!,
         contract: comparableAddress(wallet.master),
         amount: body.amount,
-        decimals: master.decimals,
+        decimals: reportedDecimals(master),
         comment: body.comment,
         stayed: succeeded(tx),
       },

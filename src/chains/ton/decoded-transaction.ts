@@ -17,7 +17,7 @@ import {
   succeeded,
   transactionTransfers,
 } from './block-transfers.ts';
-import type { Jettons } from './jettons.ts';
+import { type Jettons, reportedDecimals } from './jettons.ts';
 import { bodyComment, JETTON_OPS, JETTON_PLUMBING, jettonTransferRequest } from './message-bodies.ts';
 import { tonCore } from './ton-core.ts';
 import type { Toncenter, TonMessage, TonTransaction } from './toncenter.ts';
@@ -164,9 +164,9 @@ async function sentTransfer(
       from: shown(tx.account, network),
       to: request.destination === null ? null : shown(request.destination, network),
       jetton: shownContract(wallet.master, network),
-      amount: assetAmount(request.amount, master.decimals),
+      amount: assetAmount(request.amount, reportedDecimals(master)),
       amount_raw: request.amount.toString(),
-      decimals: master.decimals,
+      decimals: reportedDecimals(master),
       comment: request.comment,
       bounced: landed === null ? null : !succeeded(landed),
     };

@@ -30,6 +30,7 @@ import { tonAddressForm } from './address-form.ts';
 import { hexHash, NANOTON_DECIMALS, succeeded } from './block-transfers.ts';
 import { shownContract } from './decoded-transaction.ts';
 import { ton } from './fees.ts';
+import { amountDecimals } from './jettons.ts';
 import { tonStoredAddress } from './keys.ts';
 import { SponsorBatches } from './sponsor-batches.ts';
 import {
@@ -130,7 +131,8 @@ export class TonFeeSponsor implements FeeSponsor {
     }
     addressField('contractaddress', contract, network);
     const master = await readMaster(this.adapter(network), contract, 422);
-    const units = positive(request.amount, master.decimals);
+    const decimals = amountDecimals(master);
+    const units = positive(request.amount, decimals);
     return {
       type: 'JETTON',
       from,
@@ -138,7 +140,7 @@ export class TonFeeSponsor implements FeeSponsor {
       contract: shownContract(master.master, network),
       tokenId: null,
       units,
-      decimals: master.decimals,
+      decimals,
     };
   }
 
@@ -215,7 +217,7 @@ export class TonFeeSponsor implements FeeSponsor {
   async decimals(_chain: ChainName, network: Network, contract: string | null): Promise<number> {
     if (contract === null) return NANOTON_DECIMALS;
     addressField('contractaddress', contract, network);
-    return (await readMaster(this.adapter(network), contract, 422)).decimals;
+    return amountDecimals(await readMaster(this.adapter(network), contract, 422));
   }
 
   /** TON: the wallet's balance. A jetton: what the owner's jetton wallet holds (0 while it has none). */

@@ -9,6 +9,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Cell } from '@ton/core';
+import { invalidField } from '../../errors.ts';
 import { addressInSlice, addressSlice, cellOf } from './message-bodies.ts';
 import { type TonCore, tonCore } from './ton-core.ts';
 import type { Toncenter, TonStackEntry } from './toncenter.ts';
@@ -30,8 +31,12 @@ export interface JettonDescription {
   name: string | null;
   symbol: string | null;
   description: string | null;
-  /** 9 where the metadata names none (TEP-64's default). */
-  decimals: number;
+  /**
+   * As the on-chain metadata names them; 9 (TEP-64's default) where that metadata is whole and names
+   * none; null where only an off-chain document could tell (the off-chain layout, or a `uri` without
+   * `decimals`) or the value does not read.
+   */
+  decimals: number | null;
   /** The off-chain metadata's URI, where the content is one (`uri` on chain, or the off-chain layout). */
   uri: string | null;
 }
@@ -61,7 +66,7 @@ export class Jettons {
   readonly #wallets = new Remembered<{ master: string; owner: string } | 'not a jetton wallet'>();
   readonly #masters = new Remembered<JettonDescription | 'not a jetton master'>();
 
-  constructor(private readonly toncenter: Toncenter) {}
+  constructor(private readonly toncenter: Pick<Toncenter, 'runGetMethod'>) {}
 
   /**
    * The master and owner of a genuine jetton wallet (raw addresses); null for a contract that is none, or
@@ -142,7 +147,7 @@ const NO_METADATA: Metadata = {
   name: null,
   symbol: null,
   description: null,
-  decimals: DEFAULT_DECIMALS,
+  decimals: null,
   uri: null,
 };
 
@@ -161,19 +166,50 @@ function readMetadata(core: TonCore, entry: TonStackEntry | undefined): Metadata
       core.Dictionary.Values.Cell(),
       slice,
     );
-    const text = (key: string) =>
-      snakeText(dictionary.get(Buffer.from(sha256(new TextEncoder().encode(key)))));
-    const decimals = Number(text('decimals') ?? DEFAULT_DECIMALS);
+    const text = (key: string) => snakeText(dictionary.get(keyOf(key)));
+    const named = dictionary.has(keyOf('decimals')) ? decimalsOf(text('decimals')) : null;
+    const uri = text('uri');
     return {
       name: text('name'),
       symbol: text('symbol'),
       description: text('description'),
-      decimals: Number.isInteger(decimals) && decimals >= 0 && decimals <= 255 ? decimals : DEFAULT_DECIMALS,
-      uri: text('uri'),
+      // With a `uri` the document may name decimals of its own: the default holds only without one.
+      decimals: dictionary.has(keyOf('decimals')) ? named : uri === null ? DEFAULT_DECIMALS : null,
+      uri,
     };
   } catch {
     return NO_METADATA;
   }
+}
+
+/** A metadata key: the sha256 of its name. */
+function keyOf(name: string): Buffer {
+  return Buffer.from(sha256(new TextEncoder().encode(name)));
+}
+
+/** A `decimals` value as TEP-64 writes it (a decimal number, 0-255); null when it is none. */
+function decimalsOf(text: string | null): number | null {
+  if (text === null || !/^[0-9]{1,3}$/.test(text)) return null;
+  const decimals = Number(text);
+  return decimals <= 255 ? decimals : null;
+}
+
+/**
+ * The decimals an amount of the jetton is written in, for a send or an estimate; a jetton whose decimals
+ * only an off-chain document tells is refused, as the gateway does not fetch it and a guess could move a
+ * thousand times the amount meant.
+ */
+export function amountDecimals(description: Pick<JettonDescription, 'decimals'>): number {
+  if (description.decimals !== null) return description.decimals;
+  throw invalidField(
+    'contractaddress',
+    "The jetton's decimals are not in its on-chain metadata (only an off-chain document could tell them), so an amount of it cannot be read safely.",
+  );
+}
+
+/** The decimals a jetton's amounts are reported in: its own, or 0 (base units) where they are not on chain. */
+export function reportedDecimals(description: Pick<JettonDescription, 'decimals'>): number {
+  return description.decimals ?? 0;
 }
 
 /** A metadata value: `snake#00` then UTF-8; null for the chunked layout or a value that does not read. */

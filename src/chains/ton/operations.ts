@@ -50,8 +50,12 @@ function jettonOperations(reads: TonTokenReads): ChainOperation[] {
         address: Type.String(),
         jetton: Type.String({ description: "The jetton's master" }),
         jetton_wallet: Type.String({ description: "The owner's jetton wallet" }),
-        decimals: Type.Integer(),
-        balance: Type.String({ description: "Decimal, in the jetton's units" }),
+        decimals: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'null where the on-chain metadata leaves them to an off-chain document',
+        }),
+        balance: Type.Union([Type.String(), Type.Null()], {
+          description: "Decimal, in the jetton's units; null where its decimals are not on chain",
+        }),
         balance_raw: Type.String({ description: 'In base units' }),
       }),
       message: 'Balance fetched',
@@ -63,15 +67,19 @@ function jettonOperations(reads: TonTokenReads): ChainOperation[] {
       path: '/jetton/:master',
       summary: "A jetton's description: name, symbol and decimals from its metadata, supply and admin",
       description:
-        "Name, symbol, description and decimals come from the master's on-chain metadata (TEP-64); a jetton whose metadata is off-chain answers them null (decimals 9, the standard's default) with its `uri`. An address that holds no jetton master answers 400.",
+        "Name, symbol, description and decimals come from the master's on-chain metadata (TEP-64); what only an off-chain document tells is answered null, with its `uri` (the gateway does not fetch it). Decimals are 9, the standard's default, where the on-chain metadata names none and has no `uri`. A jetton whose decimals are not on chain cannot be sent through the gateway (422: an amount of it cannot be read safely). An address that holds no jetton master answers 400.",
       input: { params: Type.Object({ master: JettonMaster }), querystring: NO_INPUT, body: NO_INPUT },
       data: Type.Object({
         jetton: Type.String(),
         name: Type.Union([Type.String(), Type.Null()]),
         symbol: Type.Union([Type.String(), Type.Null()]),
         description: Type.Union([Type.String(), Type.Null()]),
-        decimals: Type.Integer(),
-        total_supply: Type.String(),
+        decimals: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'null where the on-chain metadata leaves them to an off-chain document',
+        }),
+        total_supply: Type.Union([Type.String(), Type.Null()], {
+          description: "Decimal, in the jetton's units; null where its decimals are not on chain",
+        }),
         total_supply_raw: Type.String(),
         mintable: Type.Boolean(),
         admin: Type.Union([Type.String(), Type.Null()]),

@@ -10,6 +10,7 @@ import { NodeHttpError } from '../node-client.ts';
 import type { TonAdapter } from './adapter.ts';
 import { hexHash } from './block-transfers.ts';
 import type { SourceFees } from './fees.ts';
+import { amountDecimals } from './jettons.ts';
 import { TonSeqnoTaken } from './seqno.ts';
 import { TonMessageRefused } from './toncenter.ts';
 
@@ -46,7 +47,10 @@ export interface TonSendNode {
   jettonBalance(jettonWallet: string): Promise<bigint>;
   /** The master of a genuine jetton wallet; null for an account that is none. */
   jettonMasterOf(jettonWallet: string): Promise<string | null>;
-  /** The jetton's decimals from its master's metadata (TEP-64); null when `master` is no jetton master. */
+  /**
+   * The jetton's decimals from its master's metadata (TEP-64); null when `master` is no jetton master, a
+   * 422 when they are not on chain.
+   */
   jettonDecimals(master: string): Promise<number | null>;
   /** The public key of a deployed wallet (`get_public_key`); null while it has no code. */
   walletPublicKey(wallet: string): Promise<Buffer | null>;
@@ -88,7 +92,8 @@ export function tonSendNode(adapter: TonAdapter): TonSendNode {
       return (await jettons.wallet(jettonWallet))?.master ?? null;
     },
     async jettonDecimals(master) {
-      return (await jettons.master(master))?.decimals ?? null;
+      const description = await jettons.master(master);
+      return description === null ? null : amountDecimals(description);
     },
     async walletPublicKey(wallet) {
       const result = await toncenter.runGetMethod(wallet, 'get_public_key');

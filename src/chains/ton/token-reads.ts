@@ -15,7 +15,10 @@ import type { JettonDescription } from './jettons.ts';
 export class TonTokenReads {
   constructor(private readonly registry: ChainRegistry) {}
 
-  /** What the master says of its jetton; on-chain metadata only (an off-chain one is named by its URI). */
+  /**
+   * What the master says of its jetton; on-chain metadata only (an off-chain one is named by its URI, and
+   * amounts are in base units alone where the decimals are not on chain).
+   */
   async jetton(network: Network, master: string) {
     const description = await readMaster(this.adapter(network), master);
     return {
@@ -24,7 +27,8 @@ export class TonTokenReads {
       symbol: description.symbol,
       description: description.description,
       decimals: description.decimals,
-      total_supply: assetAmount(description.totalSupply, description.decimals),
+      total_supply:
+        description.decimals === null ? null : assetAmount(description.totalSupply, description.decimals),
       total_supply_raw: description.totalSupply.toString(),
       mintable: description.mintable,
       admin: description.admin === null ? null : shownContract(description.admin, network),
@@ -47,7 +51,7 @@ export class TonTokenReads {
       jetton: shownContract(description.master, network),
       jetton_wallet: shownContract(wallet, network),
       decimals: description.decimals,
-      balance: assetAmount(units, description.decimals),
+      balance: description.decimals === null ? null : assetAmount(units, description.decimals),
       balance_raw: units.toString(),
     };
   }
