@@ -11,6 +11,7 @@
  */
 import { ApiError } from '../../errors.ts';
 import { formatAmount } from '../amount.ts';
+import { OneAtATime } from '../one-at-a-time.ts';
 import { LAMPORTS_DECIMALS, type SolanaAdapter } from './adapter.ts';
 import { decodeTokenAccount } from './token-accounts.ts';
 
@@ -32,7 +33,7 @@ interface Sent {
 }
 
 export class SendsInFlight {
-  readonly #lanes = new Map<string, Promise<void>>();
+  readonly #lanes = new OneAtATime();
   readonly #sent = new Map<string, Sent[]>();
 
   /**
@@ -47,7 +48,7 @@ export class SendsInFlight {
     broadcast: () => Promise<string>,
   ): Promise<string> {
     const key = `${adapter.network}:${from}`;
-    return this.#exclusive(key, async () => {
+    return this.#lanes.run(key, async () => {
       const inFlight = await this.#unconfirmed(adapter, key);
       if (inFlight !== null) await refuseUnaffordable(adapter, from, spend, inFlight);
       const txid = await broadcast();
@@ -82,24 +83,6 @@ export class SendsInFlight {
       kept.map(({ send }) => send),
     );
     return kept.filter(({ status }) => status === null).map(({ send }) => send.spend);
-  }
-
-  /** Runs `work` after every earlier one of `key` has ended. */
-  async #exclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = this.#lanes.get(key) ?? Promise.resolve();
-    let release = () => {};
-    const done = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const lane = before.then(() => done);
-    this.#lanes.set(key, lane);
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.#lanes.get(key) === lane) this.#lanes.delete(key);
-    }
   }
 }
 

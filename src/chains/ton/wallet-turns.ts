@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import { ApiError } from '../../errors.ts';
 import type { Database } from '../../store/schema.ts';
 import type { Store } from '../../store/store.ts';
+import { OneAtATime } from '../one-at-a-time.ts';
 import type { Network } from '../types.ts';
 
 /** How long a turn lasts unless renewed; it is renewed every third of it. */
@@ -56,8 +57,8 @@ export interface WalletTurnOptions {
 
 export class WalletTurns {
   readonly #db: Kysely<Database & TonWalletTurnDatabase>;
-  /** The tail of each wallet's turns in this process. */
-  readonly #queues = new Map<string, Promise<void>>();
+  /** Each wallet's turns in this process, in the order asked. */
+  readonly #queues = new OneAtATime();
   readonly #options: Required<WalletTurnOptions>;
 
   constructor(store: Pick<Store, 'db'>, options: WalletTurnOptions = {}) {
@@ -73,7 +74,7 @@ export class WalletTurns {
 
   /** Runs `work` in a turn at `wallet` (raw): once every other send from it, of any instance, has ended. */
   take<T>(network: Network, wallet: string, work: (turn: WalletTurn) => Promise<T>): Promise<T> {
-    return this.#queued(`${network}:${wallet}`, async () => {
+    return this.#queues.run(`${network}:${wallet}`, async () => {
       const holder = randomUUID();
       let taken = await this.#acquire(network, wallet, holder);
       const renewal = setInterval(() => {
@@ -155,23 +156,5 @@ export class WalletTurns {
       .updateTable('ton_wallet_turns')
       .where('network', '=', network)
       .where('wallet', '=', wallet);
-  }
-
-  /** Runs `work` after every earlier one of `key` in this process has ended. */
-  async #queued<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = this.#queues.get(key) ?? Promise.resolve();
-    let release = () => {};
-    const done = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const mine = before.then(() => done);
-    this.#queues.set(key, mine);
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.#queues.get(key) === mine) this.#queues.delete(key);
-    }
   }
 }

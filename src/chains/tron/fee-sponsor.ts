@@ -19,6 +19,7 @@ import type {
   SponsorQuote,
 } from '../fee-sponsor.ts';
 import { SponsorshipRefused } from '../fee-sponsor.ts';
+import { OneAtATime } from '../one-at-a-time.ts';
 import type { ChainRegistry } from '../registry.ts';
 import type { ChainName, Network } from '../types.ts';
 import { decodeRevertReason } from './abi.ts';
@@ -27,7 +28,6 @@ import { isTronAddress, toBase58Address } from './address.ts';
 import { TronBroadcastError, TronContractError, TronNodeError } from './errors.ts';
 import type { NodeJson } from './node-api.ts';
 import { decodeNodeText } from './node-messages.ts';
-import { OneAtATime } from './one-at-a-time.ts';
 import { freeBandwidthAvailable, int, stakedBandwidthAvailable } from './resources.ts';
 import { systemTransactionBandwidth } from './sponsor-costs.ts';
 import { buildTransfer, planSponsorship, sponsorPrices, type TronSponsorPlan } from './sponsor-plan.ts';
