@@ -65,6 +65,9 @@ interface OpenedSecrets {
   previous?: string;
 }
 
+/** How a POST ended: the receiver's answer, or why there was none. */
+type PostAnswer = Pick<AttemptResult, 'status' | 'body' | 'retryAfter'> | { error: unknown };
+
 /** Signs a notification and POSTs it to its webhook through the URL guard; knows nothing of the database. */
 export class WebhookSender {
   private agent: Agent | null = null;
@@ -123,11 +126,7 @@ export class WebhookSender {
    * signal and their listeners for every send, most of a delivery's HTTP cost. One timer per send cuts it
    * off at the timeout; a shutdown's abandon cuts off every send waiting.
    */
-  private post(
-    url: string,
-    headers: Record<string, string>,
-    body: string,
-  ): Promise<Pick<AttemptResult, 'status' | 'body' | 'retryAfter'> | { error: unknown }> {
+  private post(url: string, headers: Record<string, string>, body: string): Promise<PostAnswer> {
     const { timeoutMs } = this.options;
     const { origin, path } = this.targetOf(url);
     return new Promise((resolve) => {
@@ -138,7 +137,7 @@ export class WebhookSender {
       let kept = 0;
       let seen = 0;
       let ended = false;
-      const end = (answer: Pick<AttemptResult, 'status' | 'body' | 'retryAfter'> | { error: unknown }) => {
+      const end = (answer: PostAnswer) => {
         if (ended) return;
         ended = true;
         clearTimeout(timer);
@@ -154,10 +153,9 @@ export class WebhookSender {
       this.waiting.add(cut);
       if (this.abandoned) cut(abandonedError(this.options.abandon?.reason));
       if (ended) return;
-      const options = { origin, path, method: 'POST' as const, headers, body };
       try {
         this.dispatcher().dispatch(
-          { ...options, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
+          { origin, path, method: 'POST', headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
           {
             onRequestStart: (started) => {
               controller = started;

@@ -8,9 +8,9 @@
  * A wallet takes one message per seqno: the sponsor's messages go one at a time (wallet-turns.ts, across
  * the gateway's instances), and the transfers that wait meanwhile ride together in the next one
  * (sponsor-batches.ts); an owner's wallet runs its transfer in its own turn, so no other send from it
- * takes the seqno its request carries. What the sponsor lost
- * is read from the transactions of each transfer's trace once it has ended, with its share of the
- * message's fee (sponsored-landing.ts), and told to the ledger exactly.
+ * takes the seqno its request carries. What the sponsor lost is read from the transactions of each
+ * transfer's trace once it has ended, with its share of the message's fee (sponsored-landing.ts), and
+ * told to the ledger exactly.
  */
 import { ApiError, invalidField } from '../../errors.ts';
 import { boundedAmountField } from '../amount-field.ts';
