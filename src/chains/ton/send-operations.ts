@@ -53,7 +53,8 @@ const SIGNING =
   "`Wrong password provided`; a private key that is not `from`'s answers 422. The sender is a V5R1 " +
   'wallet; its first send deploys it. Before signing, the node estimates the fee and the send is checked ' +
   'against the balances: too little answers 422 `Insufficient funds: …` with the figures in TON. The ' +
-  "sends of one wallet go one at a time (each on the wallet's next seqno); the answer comes once the " +
+  "sends of one wallet go one at a time, across gateway instances (each on the wallet's next seqno; one " +
+  "kept waiting over 5 minutes by other instances' sends answers 503); the answer comes once the " +
   `message has landed in a transaction, and a message lost on its way (not taken within ${MESSAGE_LIFETIME_S} s) ` +
   "is signed again on a fresh seqno, up to 3 times. `txid` is the landed message's normalized hash, `fee` " +
   'what its transaction cost. Counts one `transactions` unit when sent.';
